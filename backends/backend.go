@@ -1,0 +1,88 @@
+// Package backends defines the contract every MILP solver backend of schedopt meets:
+// one call that takes a whole model and returns a result in one status taxonomy, with
+// the objective, the best proven bound, the gap, the node count and the run time.
+//
+// The rule all backends follow: Status is Optimal only when the solver proved
+// optimality within the requested gaps. A time limit, an interrupt or a gap-stop that
+// the solver did not certify is never reported as Optimal.
+//
+// The HiGHS and lp_solve bindings live in the subpackages highs and lpsolve; the
+// conformance suite in backendtest runs the same cases against both.
+package backends
+
+import (
+	"context"
+	"io"
+	"math"
+	"time"
+
+	"github.com/schedopt/schedopt/model"
+)
+
+// Status is the termination reason of a solve.
+type Status string
+
+// Termination reasons, common to all backends.
+const (
+	Optimal               Status = "optimal"                 // proved optimal within the gaps
+	Infeasible            Status = "infeasible"              // proved infeasible
+	Unbounded             Status = "unbounded"               // proved unbounded
+	InfeasibleOrUnbounded Status = "infeasible_or_unbounded" // one of the two, not known which
+	TimeLimit             Status = "time_limit"              // stopped by the time limit
+	Interrupted           Status = "interrupted"             // stopped by context cancellation
+	NumericalError        Status = "numerical_error"         // the solver gave up on numerics
+	Other                 Status = "other"                   // any other stop (node limit, solver error)
+)
+
+// DefaultRelGap is the relative MIP gap used by DefaultOptions. It is always passed to
+// the solvers explicitly: HiGHS's own default is 1e-4, lp_solve's is 1e-11.
+const DefaultRelGap = 1e-6
+
+// Options control one solve. The zero value asks for a proof of optimality with zero
+// gap, no time limit, the solver's automatic thread count, seed 0 and no log: the
+// setting for cross-checks.
+type Options struct {
+	TimeLimit time.Duration // 0 means none
+	RelGap    float64       // relative MIP gap |primal − bound| / max(|primal|, 1e-10)
+	AbsGap    float64       // absolute MIP gap
+	Threads   int           // 0 means the solver's choice
+	Seed      int           // random seed
+	Log       io.Writer     // solver log; nil silences the solver
+}
+
+// DefaultOptions returns the options the command line uses by default: a relative gap
+// of DefaultRelGap and nothing else set.
+func DefaultOptions() Options { return Options{RelGap: DefaultRelGap} }
+
+// Result is the outcome of a solve.
+type Result struct {
+	Status      Status
+	HasSolution bool          // Values holds a primal solution (feasible per the solver)
+	Objective   float64       // objective of Values; NaN without a solution
+	Bound       float64       // best proven bound; NaN if unknown
+	Gap         float64       // RelativeGap(Objective, Bound); NaN if unknown
+	Nodes       int64         // branch-and-bound nodes; 0 for LPs
+	Time        time.Duration // wall time spent in the solver
+	Values      []float64     // one value per model column when HasSolution
+	Solver      string        // solver name and version, e.g. "HiGHS 1.10.0"
+	Message     string        // the solver's own status text, for humans
+}
+
+// Solver is a MILP backend. Solve must be safe to call from several goroutines at
+// once; each call uses its own solver instance.
+type Solver interface {
+	// Name is the backend's command-line name ("highs", "lpsolve").
+	Name() string
+	// Solve solves m. An error means the solve could not be attempted or the solver
+	// failed outright; every definite outcome, infeasibility included, is a Result.
+	Solve(ctx context.Context, m *model.Model, opts Options) (Result, error)
+}
+
+// RelativeGap returns |primal − bound| / max(|primal|, 1e-10), the definition HiGHS
+// uses, or NaN when either value is not finite.
+func RelativeGap(primal, bound float64) float64 {
+	if math.IsNaN(primal) || math.IsNaN(bound) || math.IsInf(primal, 0) || math.IsInf(bound, 0) {
+		return math.NaN()
+	}
+	return math.Abs(primal-bound) / math.Max(math.Abs(primal), 1e-10)
+}

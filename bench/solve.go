@@ -1,0 +1,218 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/model"
+)
+
+// AgreeTol is the relative tolerance, on top of the requested MIP gaps, within which a
+// backend's objective agrees with an exact algorithm's optimum.
+const AgreeTol = 1e-6
+
+// ExactFunc runs a kind's exact algorithm; it returns ErrNoExact when there is none
+// for the instance.
+type ExactFunc func(ctx context.Context) (*Outcome, error)
+
+// SolveFormulated is the common path of a kind whose answer is one model: build it,
+// solve it with req's backend, check the solution against the model, decode it, run the
+// domain evaluator, and cross-check the objective with exact (which may be nil). With
+// req.Backend == "exact" it runs exact alone.
+func SolveFormulated(ctx context.Context, p Problem, req SolveRequest, exact ExactFunc) (*Result, error) {
+	res := &Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend}
+	if req.Backend == "exact" {
+		return solveExact(ctx, res, exact)
+	}
+	if req.Solver == nil {
+		return nil, fmt.Errorf("%s: no solver for backend %q", p.Name(), req.Backend)
+	}
+	t0 := time.Now()
+	f, err := p.Formulate()
+	if err != nil {
+		return nil, fmt.Errorf("%s: formulate: %w", p.Name(), err)
+	}
+	if err := f.Model.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: formulate: %w", p.Name(), err)
+	}
+	res.Seconds.Build = time.Since(t0).Seconds()
+	res.Model = Stats(f.Model)
+	raw, err := req.Solver.Solve(ctx, f.Model, req.Options)
+	if err != nil {
+		return nil, fmt.Errorf("%s: solve with %s: %w", p.Name(), req.Backend, err)
+	}
+	res.Seconds.Solve = raw.Time.Seconds()
+	if err := fillFromRaw(res, f, raw); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+	}
+	if !req.NoCheck && exact != nil {
+		crossCheck(ctx, res, exact, f.Model.Sense(), req.Options)
+	}
+	return res, nil
+}
+
+// Stats returns the size of m as the result reports it.
+func Stats(m *model.Model) ModelStats {
+	return ModelStats{Variables: m.NumVars(), Integers: m.NumIntegers(), Rows: m.NumRows(), Nonzeros: m.NumNonzeros()}
+}
+
+// fillFromRaw maps a backend result to the spec's status, objective, bound and gap,
+// verifies the solution against the model and decodes it.
+func fillFromRaw(res *Result, f *Formulated, raw backends.Result) error {
+	res.Solver = raw.Solver
+	res.Nodes = raw.Nodes
+	res.Message = raw.Message
+	res.Status = MapStatus(raw, f.Model)
+	if finite(raw.Bound) {
+		res.Bound = ptr(raw.Bound)
+	}
+	if !raw.HasSolution {
+		return nil
+	}
+	rep, err := f.Model.Verify(raw.Values)
+	if err != nil {
+		return fmt.Errorf("verify solution: %w", err)
+	}
+	if !rep.Feasible() {
+		// The solver's point violates the model: never report it as a solution.
+		res.Status = StatusError
+		res.Message = "solver returned a point that violates the model: " + rep.Worst
+		return nil
+	}
+	res.Objective = ptr(rep.Objective)
+	if finite(raw.Bound) {
+		res.Gap = ptr(backends.RelativeGap(rep.Objective, raw.Bound))
+	}
+	sol, check, err := f.Decode(raw.Values)
+	if err != nil {
+		return fmt.Errorf("decode solution: %w", err)
+	}
+	res.Solution = sol
+	res.Check.Evaluator = &check
+	if !check.OK {
+		res.Status = StatusError
+		res.Message = "the evaluator rejected the decoded schedule: " + check.Message
+	}
+	return nil
+}
+
+// MapStatus maps a backend's termination reason to the spec's status. It reports
+// "optimal" only when the backend did. InfeasibleOrUnbounded becomes "infeasible" only
+// when every column of m has finite bounds, so the model cannot be unbounded.
+func MapStatus(raw backends.Result, m *model.Model) string {
+	switch raw.Status {
+	case backends.Optimal:
+		if raw.HasSolution {
+			return StatusOptimal
+		}
+		return StatusError
+	case backends.Infeasible:
+		return StatusInfeasible
+	case backends.Unbounded:
+		return StatusUnbounded
+	case backends.InfeasibleOrUnbounded:
+		if allBounded(m) {
+			return StatusInfeasible
+		}
+		return StatusError
+	}
+	if raw.HasSolution {
+		return StatusFeasible
+	}
+	if raw.Status == backends.TimeLimit || raw.Status == backends.Interrupted {
+		return StatusTimeLimit
+	}
+	return StatusError
+}
+
+func allBounded(m *model.Model) bool {
+	c := m.Columns()
+	for j := range c.Lower {
+		if math.IsInf(c.Lower[j], 0) || math.IsInf(c.Upper[j], 0) {
+			return false
+		}
+	}
+	return true
+}
+
+func solveExact(ctx context.Context, res *Result, exact ExactFunc) (*Result, error) {
+	if exact == nil {
+		return nil, fmt.Errorf("%s: %w (kind %s)", res.Name, ErrNoExact, res.Kind)
+	}
+	t0 := time.Now()
+	out, err := exact(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: exact: %w", res.Name, err)
+	}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	res.Solver = out.Algorithm
+	switch {
+	case !out.Feasible:
+		res.Status = StatusInfeasible
+		return res, nil
+	case out.Optimal:
+		res.Status = StatusOptimal
+		res.Bound = ptr(out.Objective)
+		res.Gap = ptr(0)
+	default:
+		res.Status = StatusFeasible
+	}
+	res.Objective = ptr(out.Objective)
+	res.Solution = out.Solution
+	check := out.Check
+	res.Check.Evaluator = &check
+	if !check.OK {
+		res.Status = StatusError
+		res.Message = "the evaluator rejected the exact algorithm's schedule: " + check.Message
+	}
+	return res, nil
+}
+
+// crossCheck runs the exact algorithm and records whether it agrees with res.
+func crossCheck(ctx context.Context, res *Result, exact ExactFunc, sense model.Sense, opts backends.Options) {
+	out, err := exact(ctx)
+	if errors.Is(err, ErrNoExact) {
+		return
+	}
+	if err != nil {
+		res.Check.Exact = &ExactCheck{Algorithm: "error", Message: err.Error()}
+		return
+	}
+	ec := &ExactCheck{Algorithm: out.Algorithm, Agree: Agree(res, out, sense, opts)}
+	if out.Feasible {
+		ec.Objective = ptr(out.Objective)
+	}
+	res.Check.Exact = ec
+}
+
+// Agree reports whether a backend's result is consistent with an exact outcome: an
+// optimal result must match the optimum within the requested gaps plus AgreeTol, a
+// feasible one must not beat it, and an infeasible one must match an infeasible exact
+// outcome.
+func Agree(res *Result, out *Outcome, sense model.Sense, opts backends.Options) bool {
+	if !out.Feasible {
+		return res.Status == StatusInfeasible
+	}
+	if res.Status == StatusInfeasible {
+		return false
+	}
+	if res.Objective == nil {
+		return true // no claim to check (time limit without a solution)
+	}
+	obj, ex := *res.Objective, out.Objective
+	tol := math.Max(opts.AbsGap, opts.RelGap*math.Abs(ex)) + AgreeTol*math.Max(1, math.Abs(ex))
+	better := (ex - obj) * float64(sense) // > 0 when obj beats the exact optimum
+	if better > tol && out.Optimal {
+		return false
+	}
+	if res.Status == StatusOptimal && out.Optimal {
+		return math.Abs(obj-ex) <= tol
+	}
+	return true
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

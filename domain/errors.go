@@ -1,0 +1,56 @@
+package domain
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrBadInput is wrapped by every FieldError, so callers can map bad input to exit
+// status 2 with errors.Is.
+var ErrBadInput = errors.New("bad input")
+
+// FieldError reports bad input: the file it came from, the JSON path of the field (for
+// example "machines[3].rho") and the reason. Its message is the one line the command
+// line prints: "instance.json: machines[3].rho: must be > 0".
+type FieldError struct {
+	File   string // file name; may be empty when the input did not come from a file
+	Field  string // JSON path of the field; may be empty for whole-document problems
+	Reason string
+}
+
+// Error formats the error as "file: field: reason", leaving out empty parts.
+func (e *FieldError) Error() string {
+	s := e.Reason
+	if e.Field != "" {
+		s = e.Field + ": " + s
+	}
+	if e.File != "" {
+		s = e.File + ": " + s
+	}
+	return s
+}
+
+// Unwrap makes errors.Is(err, ErrBadInput) true.
+func (e *FieldError) Unwrap() error { return ErrBadInput }
+
+// Errorf returns a FieldError for field with a formatted reason and no file; the loader
+// that knows the file sets it with InFile.
+func Errorf(field, format string, args ...any) error {
+	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
+}
+
+// InFile sets the file of every FieldError in err's chain that has none and returns err.
+// Other errors are wrapped as a FieldError for the whole file.
+func InFile(file string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		if fe.File == "" {
+			fe.File = file
+		}
+		return err
+	}
+	return &FieldError{File: file, Reason: err.Error()}
+}

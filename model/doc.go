@@ -1,0 +1,24 @@
+// Package model is schedopt's solver-independent representation of a mixed-integer
+// linear program.
+//
+// A Model holds columns (continuous, integer or binary variables with bounds and
+// names), rows (linear constraints stored once, in compressed sparse row form), a
+// linear objective with a constant, and an optional MIP start. Expressions are flat
+// buffers of (variable, coefficient) pairs: adding a term appends to two slices, and
+// duplicate terms are summed when the expression becomes a row, so no object is
+// allocated per term. A backend hands the row arrays to its solver as they are: the
+// model is never copied into a second representation.
+//
+// Errors made while building (an unknown variable, a NaN coefficient, lower > upper)
+// are recorded rather than panicking; Validate reports the first one with the name of
+// the row or column involved. Output is deterministic: the same sequence of calls gives
+// byte-identical MPS and LP text.
+//
+// The linearisation helpers (ProductBinary, MaxOfAffine, Epigraph, Implies) derive
+// every big-M from the bounds of the variables involved, never from a blind constant,
+// and record what they added in Reformulations, in the spirit of MathOptInterface's
+// bridges.
+//
+// Verify recomputes every row, bound, integrality and the objective for a candidate
+// solution, so a solver's answer is checked by code that does not trust the solver.
+package model

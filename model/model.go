@@ -1,0 +1,498 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// Kind is the domain of a variable.
+type Kind uint8
+
+// Variable kinds.
+const (
+	Continuous Kind = iota // any real value within the bounds
+	Integer                // an integer within the bounds
+	Binary                 // 0 or 1; the bounds are intersected with [0, 1]
+)
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	switch k {
+	case Continuous:
+		return "continuous"
+	case Integer:
+		return "integer"
+	case Binary:
+		return "binary"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
+// IsInteger reports whether the kind requires integral values.
+func (k Kind) IsInteger() bool { return k == Integer || k == Binary }
+
+// Var identifies a column of a Model. Vars are dense indices from 0, in creation order.
+type Var int32
+
+// Row identifies a constraint of a Model. Rows are dense indices from 0, in creation order.
+type Row int32
+
+// Sense is the optimisation direction of the objective.
+type Sense int8
+
+// Objective senses. The values match the HiGHS convention.
+const (
+	Minimize Sense = 1
+	Maximize Sense = -1
+)
+
+// String returns "min" or "max".
+func (s Sense) String() string {
+	if s == Maximize {
+		return "max"
+	}
+	return "min"
+}
+
+// Op is the relation of a one-sided or equality constraint.
+type Op uint8
+
+// Constraint relations.
+const (
+	LE Op = iota // expression <= rhs
+	GE           // expression >= rhs
+	EQ           // expression == rhs
+)
+
+// String returns the relation as written in LP files.
+func (o Op) String() string {
+	switch o {
+	case LE:
+		return "<="
+	case GE:
+		return ">="
+	case EQ:
+		return "="
+	}
+	return fmt.Sprintf("Op(%d)", uint8(o))
+}
+
+// ErrInvalid is wrapped by every validation error, so callers can test with errors.Is.
+var ErrInvalid = errors.New("model: invalid model")
+
+// Model is a mixed-integer linear program. The zero value is an empty minimisation model
+// ready for use. A Model is not safe for concurrent modification; concurrent reads (for
+// example two backends solving the same model) are safe.
+type Model struct {
+	// Name is written into MPS and LP files. It may be empty.
+	Name string
+
+	colName []string
+	colLo   []float64
+	colHi   []float64
+	colObj  []float64
+	colKind []Kind
+
+	rowStart []int32 // len NumRows()+1 once a row exists; rowStart[0] == 0
+	rowIndex []int32
+	rowValue []float64
+	rowLo    []float64
+	rowHi    []float64
+	rowName  []string
+
+	sense    Sense
+	objConst float64
+
+	start   []float64 // MIP start; NaN marks an unset entry; nil when no start is given
+	reforms []Reformulation
+
+	err error // first error recorded while building
+
+	pos []int32 // scratch: position of each column in the row being merged, -1 if absent
+}
+
+// New returns an empty minimisation model with the given name.
+func New(name string) *Model { return &Model{Name: name, sense: Minimize} }
+
+// NumVars returns the number of columns.
+func (m *Model) NumVars() int { return len(m.colLo) }
+
+// NumRows returns the number of constraints.
+func (m *Model) NumRows() int { return len(m.rowLo) }
+
+// NumNonzeros returns the number of nonzero constraint coefficients.
+func (m *Model) NumNonzeros() int { return len(m.rowIndex) }
+
+// NumIntegers returns the number of integer and binary columns.
+func (m *Model) NumIntegers() int {
+	n := 0
+	for _, k := range m.colKind {
+		if k.IsInteger() {
+			n++
+		}
+	}
+	return n
+}
+
+// Err returns the first error recorded while building the model, or nil.
+func (m *Model) Err() error { return m.err }
+
+func (m *Model) fail(format string, args ...any) {
+	if m.err == nil {
+		m.err = fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)
+	}
+}
+
+// AddVar adds a column with bounds [lo, hi] (use math.Inf for an absent bound) and
+// returns it. Binary columns have their bounds intersected with [0, 1]. Invalid bounds
+// (NaN, lo > hi, lo = +Inf or hi = -Inf) are recorded and reported by Err and Validate.
+func (m *Model) AddVar(kind Kind, lo, hi float64, name string) Var {
+	if kind == Binary {
+		lo, hi = math.Max(lo, 0), math.Min(hi, 1)
+	}
+	v := Var(len(m.colLo))
+	m.colName = append(m.colName, name)
+	m.colLo = append(m.colLo, lo)
+	m.colHi = append(m.colHi, hi)
+	m.colObj = append(m.colObj, 0)
+	m.colKind = append(m.colKind, kind)
+	if m.start != nil {
+		m.start = append(m.start, math.NaN())
+	}
+	if m.pos != nil {
+		m.pos = append(m.pos, -1)
+	}
+	m.checkBounds("column "+m.VarName(v), lo, hi)
+	return v
+}
+
+// AddContinuous adds a continuous column with bounds [lo, hi].
+func (m *Model) AddContinuous(lo, hi float64, name string) Var {
+	return m.AddVar(Continuous, lo, hi, name)
+}
+
+// AddInteger adds an integer column with bounds [lo, hi].
+func (m *Model) AddInteger(lo, hi float64, name string) Var { return m.AddVar(Integer, lo, hi, name) }
+
+// AddBinary adds a binary column.
+func (m *Model) AddBinary(name string) Var { return m.AddVar(Binary, 0, 1, name) }
+
+func (m *Model) checkBounds(what string, lo, hi float64) {
+	switch {
+	case math.IsNaN(lo) || math.IsNaN(hi):
+		m.fail("%s: bound is NaN", what)
+	case math.IsInf(lo, 1):
+		m.fail("%s: lower bound is +Inf", what)
+	case math.IsInf(hi, -1):
+		m.fail("%s: upper bound is -Inf", what)
+	case lo > hi:
+		m.fail("%s: lower bound %g > upper bound %g", what, lo, hi)
+	}
+}
+
+// VarName returns the column's name, or a generated "x<index>" when it has none.
+func (m *Model) VarName(v Var) string {
+	if int(v) < len(m.colName) && m.colName[v] != "" {
+		return m.colName[v]
+	}
+	return fmt.Sprintf("x%d", v)
+}
+
+// RowName returns the row's name, or a generated "c<index>" when it has none.
+func (m *Model) RowName(r Row) string {
+	if int(r) < len(m.rowName) && m.rowName[r] != "" {
+		return m.rowName[r]
+	}
+	return fmt.Sprintf("c%d", r)
+}
+
+// Bounds returns the column's bounds.
+func (m *Model) Bounds(v Var) (lo, hi float64) { return m.colLo[v], m.colHi[v] }
+
+// VarKind returns the column's kind.
+func (m *Model) VarKind(v Var) Kind { return m.colKind[v] }
+
+// SetBounds changes the column's bounds.
+func (m *Model) SetBounds(v Var, lo, hi float64) {
+	if !m.validVar(v) {
+		m.fail("SetBounds: unknown variable %d", v)
+		return
+	}
+	if m.colKind[v] == Binary {
+		lo, hi = math.Max(lo, 0), math.Min(hi, 1)
+	}
+	m.colLo[v], m.colHi[v] = lo, hi
+	m.checkBounds("column "+m.VarName(v), lo, hi)
+}
+
+// Fix sets both bounds of v to value.
+func (m *Model) Fix(v Var, value float64) { m.SetBounds(v, value, value) }
+
+func (m *Model) validVar(v Var) bool { return v >= 0 && int(v) < len(m.colLo) }
+
+// AddConstr adds the row  e op rhs  and returns it. The expression's constant is moved
+// to the right-hand side and duplicate terms are summed; terms that sum to zero are
+// dropped.
+func (m *Model) AddConstr(e Expr, op Op, rhs float64, name string) Row {
+	rhs -= e.Constant
+	lo, hi := math.Inf(-1), math.Inf(1)
+	switch op {
+	case LE:
+		hi = rhs
+	case GE:
+		lo = rhs
+	case EQ:
+		lo, hi = rhs, rhs
+	default:
+		m.fail("row %q: unknown relation %d", name, op)
+	}
+	return m.addRow(e, lo, hi, name)
+}
+
+// AddRange adds the row  lo <= e <= hi  (either side may be infinite) and returns it.
+// The expression's constant is moved to both sides.
+func (m *Model) AddRange(e Expr, lo, hi float64, name string) Row {
+	return m.addRow(e, lo-e.Constant, hi-e.Constant, name)
+}
+
+func (m *Model) addRow(e Expr, lo, hi float64, name string) Row {
+	r := Row(len(m.rowLo))
+	if len(m.rowStart) == 0 {
+		m.rowStart = append(m.rowStart, 0)
+	}
+	what := "row " + name
+	if name == "" {
+		what = fmt.Sprintf("row c%d", r)
+	}
+	if len(e.Vars) != len(e.Coefs) {
+		m.fail("%s: expression has %d variables and %d coefficients", what, len(e.Vars), len(e.Coefs))
+	} else {
+		m.appendMerged(e, what)
+	}
+	m.rowStart = append(m.rowStart, int32(len(m.rowIndex)))
+	m.rowLo = append(m.rowLo, lo)
+	m.rowHi = append(m.rowHi, hi)
+	m.rowName = append(m.rowName, name)
+	m.checkBounds(what, lo, hi)
+	return r
+}
+
+// appendMerged appends e's terms to the row arrays, summing duplicates and dropping
+// zeros, then sorts the new row by column index so that the stored form is canonical.
+func (m *Model) appendMerged(e Expr, what string) {
+	if len(m.pos) < len(m.colLo) {
+		old := len(m.pos)
+		m.pos = append(m.pos, make([]int32, len(m.colLo)-old)...)
+		for i := old; i < len(m.pos); i++ {
+			m.pos[i] = -1
+		}
+	}
+	begin := len(m.rowIndex)
+	for i, v := range e.Vars {
+		c := e.Coefs[i]
+		if !m.validVar(v) {
+			m.fail("%s: unknown variable %d", what, v)
+			continue
+		}
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			m.fail("%s: coefficient of %s is %g", what, m.VarName(v), c)
+			continue
+		}
+		if p := m.pos[v]; p >= 0 {
+			m.rowValue[p] += c
+			continue
+		}
+		m.pos[v] = int32(len(m.rowIndex))
+		m.rowIndex = append(m.rowIndex, int32(v))
+		m.rowValue = append(m.rowValue, c)
+	}
+	// Reset the scratch marks and drop exact zeros in one pass.
+	w := begin
+	for i := begin; i < len(m.rowIndex); i++ {
+		m.pos[m.rowIndex[i]] = -1
+		if m.rowValue[i] != 0 {
+			m.rowIndex[w], m.rowValue[w] = m.rowIndex[i], m.rowValue[i]
+			w++
+		}
+	}
+	m.rowIndex, m.rowValue = m.rowIndex[:w], m.rowValue[:w]
+	sortTerms(m.rowIndex[begin:], m.rowValue[begin:])
+}
+
+// sortTerms sorts parallel index/value slices by index. Rows are short, so insertion
+// sort is used below a small size and sort.Sort above it.
+func sortTerms(idx []int32, val []float64) {
+	if len(idx) <= 24 {
+		for i := 1; i < len(idx); i++ {
+			for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
+				idx[j], idx[j-1] = idx[j-1], idx[j]
+				val[j], val[j-1] = val[j-1], val[j]
+			}
+		}
+		return
+	}
+	sort.Sort(termSorter{idx, val})
+}
+
+type termSorter struct {
+	idx []int32
+	val []float64
+}
+
+func (s termSorter) Len() int           { return len(s.idx) }
+func (s termSorter) Less(i, j int) bool { return s.idx[i] < s.idx[j] }
+func (s termSorter) Swap(i, j int) {
+	s.idx[i], s.idx[j] = s.idx[j], s.idx[i]
+	s.val[i], s.val[j] = s.val[j], s.val[i]
+}
+
+// RowBounds returns the row's lower and upper bounds.
+func (m *Model) RowBounds(r Row) (lo, hi float64) { return m.rowLo[r], m.rowHi[r] }
+
+// SetRowBounds changes the row's bounds, for example to move a deadline between solves.
+func (m *Model) SetRowBounds(r Row, lo, hi float64) {
+	if r < 0 || int(r) >= len(m.rowLo) {
+		m.fail("SetRowBounds: unknown row %d", r)
+		return
+	}
+	m.rowLo[r], m.rowHi[r] = lo, hi
+	m.checkBounds("row "+m.RowName(r), lo, hi)
+}
+
+// RowTerms returns the row's column indices and coefficients, sorted by column. The
+// slices alias the model's storage and must not be modified.
+func (m *Model) RowTerms(r Row) (idx []int32, val []float64) {
+	b, e := m.rowStart[r], m.rowStart[r+1]
+	return m.rowIndex[b:e:e], m.rowValue[b:e:e]
+}
+
+// SetObjective replaces the objective by  sense e . Duplicate terms are summed.
+func (m *Model) SetObjective(sense Sense, e Expr) {
+	if sense != Minimize && sense != Maximize {
+		m.fail("objective: unknown sense %d", sense)
+	}
+	m.sense = sense
+	clear(m.colObj)
+	m.objConst = e.Constant
+	if math.IsNaN(e.Constant) || math.IsInf(e.Constant, 0) {
+		m.fail("objective: constant is %g", e.Constant)
+	}
+	if len(e.Vars) != len(e.Coefs) {
+		m.fail("objective: expression has %d variables and %d coefficients", len(e.Vars), len(e.Coefs))
+		return
+	}
+	for i, v := range e.Vars {
+		c := e.Coefs[i]
+		if !m.validVar(v) {
+			m.fail("objective: unknown variable %d", v)
+			continue
+		}
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			m.fail("objective: coefficient of %s is %g", m.VarName(v), c)
+			continue
+		}
+		m.colObj[v] += c
+	}
+}
+
+// Sense returns the objective sense. The zero value of Model minimises.
+func (m *Model) Sense() Sense {
+	if m.sense == 0 {
+		return Minimize
+	}
+	return m.sense
+}
+
+// ObjectiveConstant returns the objective's constant term.
+func (m *Model) ObjectiveConstant() float64 { return m.objConst }
+
+// ObjectiveCoef returns the objective coefficient of v.
+func (m *Model) ObjectiveCoef(v Var) float64 { return m.colObj[v] }
+
+// Columns is a read-only view of a model's columns as flat slices, indexed by Var. The
+// slices alias the model's storage: a backend passes them to its solver without copying.
+type Columns struct {
+	Lower, Upper, Cost []float64
+	Kind               []Kind
+	Names              []string // "" where a column has no name
+}
+
+// Columns returns the columns as flat slices. They must not be modified.
+func (m *Model) Columns() Columns {
+	return Columns{Lower: m.colLo, Upper: m.colHi, Cost: m.colObj, Kind: m.colKind, Names: m.colName}
+}
+
+// Rows is a read-only view of a model's constraint matrix in compressed sparse row form:
+// row r has the terms Index[Start[r]:Start[r+1]] and Value[Start[r]:Start[r+1]], sorted by
+// column, with no duplicates and no zeros. Start has NumRows()+1 entries (or none when
+// the model has no rows).
+type Rows struct {
+	Start        []int32
+	Index        []int32
+	Value        []float64
+	Lower, Upper []float64
+	Names        []string // "" where a row has no name
+}
+
+// Rows returns the constraint matrix as flat slices. They must not be modified.
+func (m *Model) Rows() Rows {
+	start := m.rowStart
+	if len(start) == 0 {
+		start = []int32{0}
+	}
+	return Rows{Start: start, Index: m.rowIndex, Value: m.rowValue, Lower: m.rowLo, Upper: m.rowHi, Names: m.rowName}
+}
+
+// SetStart records value as the MIP start (warm start) of v. Backends pass the start to
+// solvers that accept one; columns without a start value are left to the solver.
+func (m *Model) SetStart(v Var, value float64) {
+	if !m.validVar(v) {
+		m.fail("SetStart: unknown variable %d", v)
+		return
+	}
+	if m.start == nil {
+		m.start = make([]float64, len(m.colLo))
+		for i := range m.start {
+			m.start[i] = math.NaN()
+		}
+	}
+	m.start[v] = value
+}
+
+// ClearStart removes the MIP start.
+func (m *Model) ClearStart() { m.start = nil }
+
+// Start returns the MIP start, one entry per column with NaN where no value is given, or
+// nil when the model has no start. The slice must not be modified.
+func (m *Model) Start() []float64 { return m.start }
+
+// Validate reports the first error recorded while building, or a structural problem
+// (NaN or infinite coefficients, inconsistent bounds). The error names the row or column.
+func (m *Model) Validate() error {
+	if m.err != nil {
+		return m.err
+	}
+	for v := range m.colLo {
+		lo, hi := m.colLo[v], m.colHi[v]
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+			return fmt.Errorf("%w: column %s: bounds [%g, %g]", ErrInvalid, m.VarName(Var(v)), lo, hi)
+		}
+		if c := m.colObj[v]; math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("%w: column %s: objective coefficient %g", ErrInvalid, m.VarName(Var(v)), c)
+		}
+	}
+	for r := range m.rowLo {
+		lo, hi := m.rowLo[r], m.rowHi[r]
+		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
+			return fmt.Errorf("%w: row %s: bounds [%g, %g]", ErrInvalid, m.RowName(Row(r)), lo, hi)
+		}
+	}
+	for i, c := range m.rowValue {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return fmt.Errorf("%w: coefficient %d is %g", ErrInvalid, i, c)
+		}
+	}
+	return m.checkEpigraphs()
+}
