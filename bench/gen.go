@@ -17,6 +17,7 @@ type Generator struct {
 func Generators() []Generator {
 	var gs []Generator
 	gs = append(gs, dltGenerators()...)
+	gs = append(gs, dltMultiGenerators()...)
 	gs = append(gs, stencilGenerators()...)
 	gs = append(gs, workloadGenerators()...)
 	return gs

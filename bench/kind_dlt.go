@@ -1,9 +1,7 @@
 package bench
 
-func loadDLTFlat(data []byte, name string) (Problem, error) { return nil, errNotYet("DLTFlat") }
+func loadDLTFlat(data []byte, name string) (Problem, error) { return nil, errNotYet("dlt-flat") }
 
-func loadDLTSingle(data []byte, name string) (Problem, error) { return nil, errNotYet("DLTSingle") }
-
-func loadDLTMulti(data []byte, name string) (Problem, error) { return nil, errNotYet("DLTMulti") }
+func loadDLTSingle(data []byte, name string) (Problem, error) { return nil, errNotYet("dlt-single") }
 
 func dltGenerators() []Generator { return nil }

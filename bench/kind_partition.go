@@ -1,3 +1,3 @@
 package bench
 
-func loadPartition(data []byte, name string) (Problem, error) { return nil, errNotYet("Partition") }
+func loadPartition(data []byte, name string) (Problem, error) { return nil, errNotYet("partition") }

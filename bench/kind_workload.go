@@ -1,5 +1,5 @@
 package bench
 
-func loadWorkload(data []byte, name string) (Problem, error) { return nil, errNotYet("Workload") }
+func loadWorkload(data []byte, name string) (Problem, error) { return nil, errNotYet("workload") }
 
 func workloadGenerators() []Generator { return nil }

@@ -113,7 +113,7 @@ func (m *Model) ProductBinary(b Var, x Expr, name string) (Var, error) {
 	e.Add(z, 1).AddExpr(x, -1).Add(b, -U)
 	rows = append(rows, m.AddConstr(e, GE, -U, name+"_xlb"))
 	m.record(Reformulation{Helper: "ProductBinary", Name: name, Vars: []Var{z}, Rows: rows,
-		BigM: []float64{math.Abs(U), math.Abs(L), math.Abs(L), math.Abs(U)},
+		BigM:   []float64{math.Abs(U), math.Abs(L), math.Abs(L), math.Abs(U)},
 		Source: "bounds of the continuous factor"})
 	return z, nil
 }
