@@ -67,4 +67,8 @@ type SolveRequest struct {
 	Options backends.Options // time limit, gaps, threads, seed, log
 	NoCheck bool             // skip the exact cross-check (the evaluator always runs)
 	Log     io.Writer        // progress for humans; nil for none
+	// Start, when it holds one value per column of the formulated model, is given to
+	// the model as a MIP start (model.SetStart); other lengths are ignored. Trade-off
+	// sweeps pass the previous solve's Result.Values here.
+	Start []float64
 }

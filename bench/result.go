@@ -19,6 +19,10 @@ type Result struct {
 	Nodes   int64  `json:"nodes,omitempty"`
 	Solver  string `json:"solver,omitempty"`  // solver name and version
 	Message string `json:"message,omitempty"` // why a solve ended as it did, for humans
+
+	// Values are the solver's column values when it returned a solution (not part of
+	// the JSON); a later solve of the same model structure can start from them.
+	Values []float64 `json:"-"`
 }
 
 // Result statuses, as the spec names them.

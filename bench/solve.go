@@ -41,6 +41,11 @@ func SolveFormulated(ctx context.Context, p Problem, req SolveRequest, exact Exa
 	}
 	res.Seconds.Build = time.Since(t0).Seconds()
 	res.Model = Stats(f.Model)
+	if len(req.Start) > 0 && len(req.Start) == f.Model.NumVars() {
+		for j, v := range req.Start {
+			f.Model.SetStart(model.Var(j), v)
+		}
+	}
 	raw, err := req.Solver.Solve(ctx, f.Model, req.Options)
 	if err != nil {
 		return nil, fmt.Errorf("%s: solve with %s: %w", p.Name(), req.Backend, err)
@@ -84,6 +89,7 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result) error {
 		return nil
 	}
 	res.Objective = ptr(rep.Objective)
+	res.Values = raw.Values
 	if finite(raw.Bound) {
 		res.Gap = ptr(backends.RelativeGap(rep.Objective, raw.Bound))
 	}

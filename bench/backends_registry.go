@@ -1,0 +1,8 @@
+package bench
+
+import "github.com/schedopt/schedopt/backends"
+
+// solverRegistry maps the MILP backend names to their constructors.
+func solverRegistry() map[string]func() backends.Solver {
+	return map[string]func() backends.Solver{}
+}
