@@ -12,6 +12,7 @@ package backends
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"time"
@@ -85,4 +86,37 @@ func RelativeGap(primal, bound float64) float64 {
 		return math.NaN()
 	}
 	return math.Abs(primal-bound) / math.Max(math.Abs(primal), 1e-10)
+}
+
+// Validate reports options no backend can honour: negative or NaN gaps, a negative
+// time limit or thread count.
+func (o Options) Validate() error {
+	switch {
+	case !(o.RelGap >= 0) || math.IsInf(o.RelGap, 1):
+		return fmt.Errorf("backends: relative gap %g: must be finite and >= 0", o.RelGap)
+	case !(o.AbsGap >= 0) || math.IsInf(o.AbsGap, 1):
+		return fmt.Errorf("backends: absolute gap %g: must be finite and >= 0", o.AbsGap)
+	case o.TimeLimit < 0:
+		return fmt.Errorf("backends: time limit %v: must be >= 0", o.TimeLimit)
+	case o.Threads < 0:
+		return fmt.Errorf("backends: threads %d: must be >= 0", o.Threads)
+	}
+	return nil
+}
+
+// SolveEmpty returns the result for a model without columns, which solvers handle
+// inconsistently (HiGHS reports "model empty", lp_solve may refuse it): every row has
+// activity 0, so the model is optimal with the objective constant when 0 lies within
+// every row's bounds and infeasible otherwise. solver names the backend.
+func SolveEmpty(m *model.Model, solver string) Result {
+	res := Result{Status: Optimal, HasSolution: true, Objective: m.ObjectiveConstant(),
+		Bound: m.ObjectiveConstant(), Gap: 0, Values: []float64{}, Solver: solver,
+		Message: "model has no columns"}
+	for r := 0; r < m.NumRows(); r++ {
+		if lo, hi := m.RowBounds(model.Row(r)); lo > 0 || hi < 0 {
+			return Result{Status: Infeasible, Objective: math.NaN(), Bound: math.NaN(), Gap: math.NaN(),
+				Solver: solver, Message: "model has no columns and row " + m.RowName(model.Row(r)) + " excludes 0"}
+		}
+	}
+	return res
 }

@@ -1,0 +1,250 @@
+package highs
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/cgo"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/model"
+)
+
+// Solver is the HiGHS backend. The zero value is ready to use; it holds no state, so
+// one Solver may serve any number of concurrent solves.
+type Solver struct{}
+
+// New returns a HiGHS backend.
+func New() *Solver { return &Solver{} }
+
+// Name returns "highs", the backend's command-line name.
+func (*Solver) Name() string { return "highs" }
+
+// Version returns the linked HiGHS library's version, e.g. "1.10.0".
+func Version() string { return version() }
+
+// Reasons recorded in the control block when the watcher stops a run.
+const (
+	stopContext  = 1 // ctx was cancelled or its deadline passed
+	stopDeadline = 2 // Options.TimeLimit elapsed
+)
+
+// Solve solves m with HiGHS. See the package documentation for the rules it follows.
+func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	begin := time.Now()
+	if err := opts.Validate(); err != nil {
+		return backends.Result{}, fmt.Errorf("highs: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return backends.Result{}, fmt.Errorf("highs: %w", err)
+	}
+	name := "HiGHS " + version()
+	if m.NumVars() == 0 {
+		return backends.SolveEmpty(m, name), nil
+	}
+	if ctx.Err() != nil {
+		return stoppedBeforeStart(name, "context done before the solve started"), nil
+	}
+
+	// HiGHS 1.10 keeps its task scheduler in thread-local storage of the OS thread that
+	// calls Highs_run. Pin the goroutine so that the scheduler created by this run is
+	// the one disposed of below, on the same thread; every solve then gets exactly the
+	// thread count it asks for and no scheduler outlives its solve.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer resetScheduler()
+
+	in, err := newInstance()
+	if err != nil {
+		return backends.Result{}, err
+	}
+	defer in.destroy()
+
+	var logHandle uintptr
+	if opts.Log != nil {
+		h := cgo.NewHandle(opts.Log)
+		defer h.Delete()
+		logHandle = uintptr(h)
+	}
+	ctl := newCtl(logHandle)
+	if ctl == nil {
+		return backends.Result{}, fmt.Errorf("highs: cannot allocate the control block")
+	}
+	defer freeCtl(ctl) // runs after the watcher has exited (see below)
+
+	timeLimit := math.Inf(1)
+	if opts.TimeLimit > 0 {
+		timeLimit = opts.TimeLimit.Seconds()
+	}
+	if err := in.setOptions(opts.RelGap, opts.AbsGap, timeLimit, opts.Seed, opts.Threads, opts.Log != nil); err != nil {
+		return backends.Result{}, err
+	}
+
+	mip := m.NumIntegers() > 0
+	var notes []string
+	if st := passModel(in, m, mip); st == statusError {
+		return backends.Result{}, fmt.Errorf("highs: model %q rejected by Highs_passMip", m.Name)
+	} else if st == statusWarning {
+		notes = append(notes, "model passed with warnings")
+	}
+	if mip {
+		if idx, val := sparseStart(m); len(idx) > 0 {
+			if st := in.setStart(idx, val); st == statusError {
+				notes = append(notes, "MIP start rejected")
+			}
+		}
+	}
+	if st := in.install(ctl, mip); st != statusOK {
+		return backends.Result{}, fmt.Errorf("highs: cannot install the interrupt callback (status %d)", st)
+	}
+
+	// The watcher turns context cancellation and the wall-clock deadline into a
+	// user interrupt. HiGHS's own time_limit is also set, but it is not a hard stop.
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var deadline <-chan time.Time
+	if opts.TimeLimit > 0 {
+		t := time.NewTimer(opts.TimeLimit - time.Since(begin))
+		defer t.Stop()
+		deadline = t.C
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-ctx.Done():
+			stopCtl(ctl, stopContext)
+		case <-deadline:
+			stopCtl(ctl, stopDeadline)
+		case <-done:
+		}
+	}()
+	st := in.run()
+	if st == statusError && ctlReason(ctl) == 0 {
+		// A failed run can be transient (HiGHS issue 2759); HiGHS.jl retries once
+		// after clearing the solver state, and so do we.
+		in.clearSolver()
+		st = in.run()
+		notes = append(notes, "retried after Highs_run error")
+	}
+	close(done)
+	wg.Wait()
+
+	ms := in.modelStatus()
+	res := backends.Result{
+		Status:    mapStatus(ms, ctlReason(ctl)),
+		Objective: math.NaN(),
+		Bound:     math.NaN(),
+		Gap:       math.NaN(),
+		Solver:    name,
+		Message:   modelStatusName(ms),
+	}
+	if st == statusError {
+		switch ms {
+		case modelNotset, modelLoadError, modelModelError:
+			return backends.Result{}, fmt.Errorf("highs: run failed with model status %q", modelStatusName(ms))
+		}
+		notes = append(notes, "Highs_run returned an error")
+	}
+	info := in.info()
+	if info.primalStatus == solutionStatusFeasible {
+		res.HasSolution = true
+		res.Values = make([]float64, m.NumVars())
+		if in.solution(res.Values) == statusError {
+			return backends.Result{}, fmt.Errorf("highs: Highs_getSolution failed")
+		}
+		res.Objective = info.objective
+	}
+	switch {
+	case mip && finite(info.dualBound) && res.Status != backends.Infeasible:
+		res.Bound = info.dualBound
+	case !mip && res.Status == backends.Optimal && res.HasSolution:
+		res.Bound = res.Objective
+	}
+	if res.HasSolution {
+		res.Gap = backends.RelativeGap(res.Objective, res.Bound)
+	}
+	if res.Status == backends.Optimal && !res.HasSolution {
+		// Never report a proof without the solution it is about.
+		res.Status = backends.Other
+		notes = append(notes, "optimal status without a feasible primal solution")
+	}
+	if mip && info.nodes > 0 {
+		res.Nodes = info.nodes
+	}
+	res.Time = time.Since(begin)
+	if len(notes) > 0 {
+		res.Message += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return res, nil
+}
+
+// passModel passes m's arrays to HiGHS without copying them; only the integrality
+// vector is built here because the model stores kinds, not HiGHS variable types.
+func passModel(in *instance, m *model.Model, mip bool) int {
+	cols, rows := m.Columns(), m.Rows()
+	var integrality []int32
+	if mip {
+		integrality = make([]int32, len(cols.Kind))
+		for j, k := range cols.Kind {
+			if k.IsInteger() {
+				integrality[j] = varTypeInteger
+			}
+		}
+	}
+	return in.pass(m.NumVars(), m.NumRows(), m.NumNonzeros(), int(m.Sense()), m.ObjectiveConstant(),
+		cols.Cost, cols.Lower, cols.Upper, rows.Lower, rows.Upper, rows.Start, rows.Index, rows.Value, integrality)
+}
+
+// sparseStart returns the set entries of m's MIP start.
+func sparseStart(m *model.Model) ([]int32, []float64) {
+	start := m.Start()
+	var idx []int32
+	var val []float64
+	for j, v := range start {
+		if !math.IsNaN(v) {
+			idx = append(idx, int32(j))
+			val = append(val, v)
+		}
+	}
+	return idx, val
+}
+
+// mapStatus maps a HiGHS model status to the common taxonomy. reason is the
+// watcher's stop reason: an interrupt the deadline caused is a time limit.
+func mapStatus(ms, reason int) backends.Status {
+	switch ms {
+	case modelOptimal:
+		return backends.Optimal
+	case modelInfeasible:
+		return backends.Infeasible
+	case modelUnboundedOrInfeasible:
+		return backends.InfeasibleOrUnbounded
+	case modelUnbounded:
+		return backends.Unbounded
+	case modelTimeLimit:
+		return backends.TimeLimit
+	case modelInterrupt:
+		if reason == stopDeadline {
+			return backends.TimeLimit
+		}
+		return backends.Interrupted
+	case modelPresolveError, modelSolveError, modelPostsolveError:
+		return backends.NumericalError
+	}
+	return backends.Other
+}
+
+func stoppedBeforeStart(name, msg string) backends.Result {
+	return backends.Result{Status: backends.Interrupted, Objective: math.NaN(), Bound: math.NaN(),
+		Gap: math.NaN(), Solver: name, Message: msg}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+func itoa(i int) string { return strconv.Itoa(i) }
