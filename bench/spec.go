@@ -1,0 +1,271 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schedopt/schedopt/domain"
+)
+
+// Spec is a sweep specification: which instances to solve with which backends, time
+// limits, gaps and repetitions. It is read from JSON (see bench/specs/ and the sweep
+// section of docs/bench.md); every job of the sweep is one (instance, backend, time
+// limit, gap, repetition) combination.
+type Spec struct {
+	Name        string         `json:"name"`
+	Description string         `json:"description"`
+	Instances   []InstanceSpec `json:"instances"`
+	Backends    []BackendSpec  `json:"backends"`
+	// TimeLimits are the solver time limits, as Go durations ("60s", "20m"); one job per
+	// limit. Default: 60s.
+	TimeLimits []Duration `json:"time_limits"`
+	// Gaps are the relative MIP gaps; one MILP job per gap. Default: 1e-6. Exact
+	// algorithms and heuristics ignore them and run once per time limit.
+	Gaps []float64 `json:"gaps"`
+	// Repetitions runs every job this many times (default 1).
+	Repetitions int `json:"repetitions"`
+	// Threads is the solver thread count of one job (default 1: the sweep runs one job
+	// per core).
+	Threads int `json:"threads"`
+	// NoCheck skips the exact cross-check of MILP results (the evaluator always runs).
+	NoCheck bool `json:"no_check"`
+}
+
+// InstanceSpec names instances: either files (paths or globs, relative to the spec
+// file's directory) or a generator call with seeds.
+type InstanceSpec struct {
+	Files []string `json:"files,omitempty"`
+	// Gen is an instance kind with a generator (schedopt gen KIND).
+	Gen string `json:"gen,omitempty"`
+	// Args are the generator's flags by name; values are written as on the command
+	// line (numbers and strings; arrays become comma-separated lists).
+	Args map[string]any `json:"args,omitempty"`
+	// Vary lists values of generator flags to sweep over: one instance set per
+	// combination (cartesian product), e.g. {"m": [1, 2, 5, 10]}.
+	Vary map[string][]any `json:"vary,omitempty"`
+	// Seeds are the generator seeds: a list [1, 2, 3] or a range "1..30".
+	Seeds Seeds `json:"seeds,omitempty"`
+}
+
+// BackendSpec is one backend of a sweep with optional restrictions. In JSON it is
+// either a plain name ("highs", "lpsolve", "exact", "heuristic:gss", "heuristic:*")
+// or an object with the name and the restrictions.
+type BackendSpec struct {
+	Name string `json:"name"`
+	// TimeLimits and Gaps replace the spec's lists for this backend when set.
+	TimeLimits []Duration `json:"time_limits,omitempty"`
+	Gaps       []float64  `json:"gaps,omitempty"`
+	// MaxIntegers, when > 0, runs this backend only on instances whose model has at
+	// most this many integer variables (lp_solve is only fit for small models).
+	MaxIntegers int `json:"max_integers,omitempty"`
+	// Kinds, when set, runs this backend only on instances of these kinds.
+	Kinds []string `json:"kinds,omitempty"`
+}
+
+// UnmarshalJSON accepts a plain backend name or the object form.
+func (b *BackendSpec) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimSpace(data)
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &b.Name)
+	}
+	type plain BackendSpec
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var p plain
+	if err := dec.Decode(&p); err != nil {
+		return err
+	}
+	*b = BackendSpec(p)
+	return nil
+}
+
+// Duration is a time.Duration that reads from JSON as a Go duration string ("90s",
+// "20m") or a number of seconds.
+type Duration time.Duration
+
+// UnmarshalJSON parses "1m30s" or 90.
+func (d *Duration) UnmarshalJSON(data []byte) error {
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		var x float64
+		if err := json.Unmarshal(data, &x); err != nil {
+			return fmt.Errorf("malformed duration %s: want a string like \"60s\" or a number of seconds", data)
+		}
+		s = strconv.FormatFloat(x, 'g', -1, 64) + "s"
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		return fmt.Errorf("malformed duration %q: want a Go duration like \"60s\", \"2m30s\"", s)
+	}
+	if v < 0 {
+		return fmt.Errorf("negative duration %q", s)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalJSON writes the duration as a Go duration string.
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+
+// Seeds is a list of generator seeds; in JSON a list or a range string "from..to".
+type Seeds []int64
+
+// UnmarshalJSON parses [1, 2, 3] or "1..30".
+func (s *Seeds) UnmarshalJSON(data []byte) error {
+	var str string
+	if err := json.Unmarshal(data, &str); err == nil {
+		lo, hi, ok := strings.Cut(str, "..")
+		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
+		b, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
+		if !ok || err1 != nil || err2 != nil || b < a {
+			return fmt.Errorf("malformed seed range %q: want \"from..to\" like \"1..30\"", str)
+		}
+		if b-a >= 1_000_000 {
+			return fmt.Errorf("seed range %q has more than a million seeds", str)
+		}
+		out := make(Seeds, 0, b-a+1)
+		for v := a; v <= b; v++ {
+			out = append(out, v)
+		}
+		*s = out
+		return nil
+	}
+	var list []int64
+	if err := json.Unmarshal(data, &list); err != nil {
+		return fmt.Errorf("malformed seeds %s: want a list of integers or a range \"1..30\"", data)
+	}
+	*s = list
+	return nil
+}
+
+// LoadSpec reads a sweep spec. Every problem is a *domain.FieldError naming the file,
+// the field and the reason.
+func LoadSpec(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &domain.FieldError{File: path, Reason: readReason(err)}
+	}
+	s, err := ParseSpec(data)
+	if err != nil {
+		return nil, domain.InFile(path, err)
+	}
+	return s, nil
+}
+
+// ParseSpec parses and checks a sweep spec (without looking at the instances).
+func ParseSpec(data []byte) (*Spec, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var s Spec
+	if err := dec.Decode(&s); err != nil {
+		return nil, specJSONError(data, err)
+	}
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// specJSONError turns a decoding error into a FieldError with the JSON field or byte
+// position.
+func specJSONError(data []byte, err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "(root)"
+		}
+		return domain.Errorf(field, "%v", innerReason(err))
+	case errors.As(err, &se):
+		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
+		return domain.Errorf(fmt.Sprintf("line %d", line), "invalid JSON: %v", se)
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, `json: unknown field "`); ok {
+		return domain.Errorf(strings.TrimSuffix(f, `"`), "unknown field")
+	}
+	return domain.Errorf("", "%s", strings.TrimPrefix(msg, "json: "))
+}
+
+func innerReason(err error) string {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, ": "); i >= 0 && strings.HasPrefix(msg, "json: ") {
+		return msg[i+2:]
+	}
+	return msg
+}
+
+func (s *Spec) check() error {
+	if len(s.Instances) == 0 {
+		return domain.Errorf("instances", "empty: name at least one instance file or generator call")
+	}
+	if len(s.Backends) == 0 {
+		return domain.Errorf("backends", "empty: name at least one backend (%s, %s, %s, %s<name>)",
+			BackendHiGHS, BackendLPSolve, BackendExact, HeuristicPrefix)
+	}
+	for i, in := range s.Instances {
+		f := fmt.Sprintf("instances[%d]", i)
+		switch {
+		case len(in.Files) > 0 && in.Gen != "":
+			return domain.Errorf(f, "has both files and gen: use one per entry")
+		case len(in.Files) == 0 && in.Gen == "":
+			return domain.Errorf(f, "needs files or gen")
+		case in.Gen != "" && len(in.Seeds) == 0:
+			return domain.Errorf(f+".seeds", "missing: a generator call needs seeds, e.g. \"1..30\"")
+		case in.Gen == "" && (len(in.Args) > 0 || len(in.Vary) > 0 || len(in.Seeds) > 0):
+			return domain.Errorf(f, "args, vary and seeds belong to generator calls (gen)")
+		}
+		for k, vs := range in.Vary {
+			if len(vs) == 0 {
+				return domain.Errorf(f+".vary."+k, "empty list")
+			}
+		}
+	}
+	for i, b := range s.Backends {
+		f := fmt.Sprintf("backends[%d]", i)
+		if err := CheckBackend(f, b.Name); err != nil {
+			return err
+		}
+		for j, g := range b.Gaps {
+			if err := checkGap(fmt.Sprintf("%s.gaps[%d]", f, j), g); err != nil {
+				return err
+			}
+		}
+		if b.MaxIntegers < 0 {
+			return domain.Errorf(f+".max_integers", "must be >= 0")
+		}
+		for j, k := range b.Kinds {
+			if !slices.Contains(Kinds(), k) {
+				return domain.Errorf(fmt.Sprintf("%s.kinds[%d]", f, j), "unknown kind %q (one of %s)", k, strings.Join(Kinds(), ", "))
+			}
+		}
+	}
+	for j, g := range s.Gaps {
+		if err := checkGap(fmt.Sprintf("gaps[%d]", j), g); err != nil {
+			return err
+		}
+	}
+	if s.Repetitions < 0 {
+		return domain.Errorf("repetitions", "must be >= 1")
+	}
+	if s.Threads < 0 {
+		return domain.Errorf("threads", "must be >= 0")
+	}
+	return nil
+}
+
+func checkGap(field string, g float64) error {
+	if !(g >= 0 && g < 1) {
+		return domain.Errorf(field, "relative gap %g must be in [0, 1)", g)
+	}
+	return nil
+}
