@@ -206,6 +206,21 @@ func (in *instance) run() int {
 	return int(C.Highs_run(in.h))
 }
 
+// setPresolve switches presolve on ("choose") or off.
+func (in *instance) setPresolve(on bool) error {
+	val := "off"
+	if on {
+		val = "choose"
+	}
+	name, cval := C.CString("presolve"), C.CString(val)
+	defer C.free(unsafe.Pointer(name))
+	defer C.free(unsafe.Pointer(cval))
+	if C.Highs_setStringOptionValue(in.h, name, cval) != statusOK {
+		return fmt.Errorf("highs: option presolve=%s rejected", val)
+	}
+	return nil
+}
+
 func (in *instance) clearSolver() { C.Highs_clearSolver(in.h) }
 
 func (in *instance) modelStatus() int { return int(C.Highs_getModelStatus(in.h)) }

@@ -57,6 +57,11 @@
 //	11, 12, 14, 15, 16, 6, others        Other
 //	0, 1, 2 with Highs_run error         error returned
 //
+// When HiGHS ends a MIP with a presolve, solve or postsolve error, which it does when
+// it catches its own presolve claiming optimality for an infeasible point (HiGHS
+// 1.10 does so on 6x + 10y + 15z = 7 with small integer bounds, see backendtest), the
+// binding re-runs the model once with presolve off and says so in Result.Message.
+//
 // HasSolution comes from the primal_solution_status info item (Feasible), never from
 // the model status: a time limit may come with or without an incumbent. Highs_run
 // returning a warning is not an error. Bound is mip_dual_bound for MIPs (NaN when not

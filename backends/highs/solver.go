@@ -77,6 +77,12 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	}
 	defer freeCtl(ctl) // runs after the watcher has exited (see below)
 
+	// The callbacks go in first so that the log, header included, reaches the writer
+	// and never the process's stdout.
+	mip := m.NumIntegers() > 0
+	if st := in.install(ctl, mip); st != statusOK {
+		return backends.Result{}, fmt.Errorf("highs: cannot install the callbacks (status %d)", st)
+	}
 	timeLimit := math.Inf(1)
 	if opts.TimeLimit > 0 {
 		timeLimit = opts.TimeLimit.Seconds()
@@ -85,7 +91,6 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		return backends.Result{}, err
 	}
 
-	mip := m.NumIntegers() > 0
 	var notes []string
 	if st := passModel(in, m, mip); st == statusError {
 		return backends.Result{}, fmt.Errorf("highs: model %q rejected by Highs_passMip", m.Name)
@@ -98,9 +103,6 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 				notes = append(notes, "MIP start rejected")
 			}
 		}
-	}
-	if st := in.install(ctl, mip); st != statusOK {
-		return backends.Result{}, fmt.Errorf("highs: cannot install the interrupt callback (status %d)", st)
 	}
 
 	// The watcher turns context cancellation and the wall-clock deadline into a
@@ -125,12 +127,19 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		}
 	}()
 	st := in.run()
-	if st == statusError && ctlReason(ctl) == 0 {
-		// A failed run can be transient (HiGHS issue 2759); HiGHS.jl retries once
-		// after clearing the solver state, and so do we.
+	if ms := in.modelStatus(); st == statusError && ctlReason(ctl) == 0 &&
+		(ms == modelPresolveError || ms == modelSolveError || ms == modelPostsolveError) {
+		// HiGHS caught an inconsistency of its own, typically a presolve bug that makes
+		// the MIP solver claim optimality for an infeasible point (HiGHS issues 2325,
+		// 2995; 6x+10y+15z=7 in the conformance suite). Run once more from scratch
+		// without presolve; HiGHS.jl's retry after Highs_clearSolver (issue 2759)
+		// is subsumed.
+		notes = append(notes, modelStatusName(ms)+" with presolve; re-run with presolve off")
 		in.clearSolver()
+		if err := in.setPresolve(false); err != nil {
+			return backends.Result{}, err
+		}
 		st = in.run()
-		notes = append(notes, "retried after Highs_run error")
 	}
 	close(done)
 	wg.Wait()

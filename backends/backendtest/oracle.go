@@ -1,0 +1,159 @@
+package backendtest
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/schedopt/schedopt/model"
+)
+
+// maxEnumeration caps the number of points BruteForce visits.
+const maxEnumeration = 1 << 22
+
+// objTol is the tolerance, relative to max(1, |objective|), within which two
+// objective values of the suite are considered equal.
+const objTol = 1e-6
+
+// BruteForce solves a pure-integer model with finite bounds by enumerating every
+// integer point within the bounds and checking it with model.Verify. It returns
+// feasible = false when no point satisfies the model. It is the independent oracle
+// of the suite; it refuses models with continuous columns, infinite bounds or more
+// than 2^22 points.
+func BruteForce(m *model.Model) (best []float64, obj float64, feasible bool, err error) {
+	n := m.NumVars()
+	lo, hi := make([]float64, n), make([]float64, n)
+	total := 1.0
+	for j := range n {
+		v := model.Var(j)
+		if !m.VarKind(v).IsInteger() {
+			return nil, 0, false, fmt.Errorf("backendtest: brute force: column %s is continuous", m.VarName(v))
+		}
+		l, h := m.Bounds(v)
+		if math.IsInf(l, 0) || math.IsInf(h, 0) {
+			return nil, 0, false, fmt.Errorf("backendtest: brute force: column %s is unbounded", m.VarName(v))
+		}
+		lo[j], hi[j] = math.Ceil(l), math.Floor(h)
+		if lo[j] > hi[j] {
+			return nil, 0, false, nil
+		}
+		total *= hi[j] - lo[j] + 1
+	}
+	if total > maxEnumeration {
+		return nil, 0, false, fmt.Errorf("backendtest: brute force: %g points", total)
+	}
+	x := append([]float64(nil), lo...)
+	sign := float64(m.Sense())
+	for {
+		rep, err := m.Verify(x)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if rep.MaxBound == 0 && rep.MaxRow <= 1e-9 && (!feasible || sign*rep.Objective < sign*obj) {
+			feasible, obj = true, rep.Objective
+			best = append(best[:0], x...)
+		}
+		j := 0
+		for ; j < n; j++ {
+			if x[j] < hi[j] {
+				x[j]++
+				break
+			}
+			x[j] = lo[j]
+		}
+		if j == n {
+			return best, obj, feasible, nil
+		}
+	}
+}
+
+// RandomMILP returns a random pure-integer model with n columns (bounds within
+// [-2, 3], some binary), up to n rows of every kind (≤, ≥, =, ranges) with small
+// integer coefficients, a random sense and an objective constant. Its optimum is
+// checkable with BruteForce for n up to about 12.
+func RandomMILP(rng *rand.Rand, n int) *model.Model {
+	m := model.New(fmt.Sprintf("random-%d", n))
+	vars := make([]model.Var, n)
+	for j := range vars {
+		if rng.IntN(3) == 0 {
+			vars[j] = m.AddBinary("")
+			continue
+		}
+		lo := float64(rng.IntN(4) - 2)
+		hi := lo + float64(rng.IntN(4))
+		vars[j] = m.AddInteger(lo, hi, "")
+	}
+	nrows := 1 + rng.IntN(n)
+	var e model.Expr
+	for r := range nrows {
+		e.Reset()
+		mid := 0.0 // activity at the middle of the box, to keep rows relevant
+		for j, v := range vars {
+			if rng.IntN(3) == 0 {
+				continue
+			}
+			c := float64(rng.IntN(9) - 4)
+			e.Add(vars[j], c)
+			lo, hi := m.Bounds(v)
+			mid += c * (lo + hi) / 2
+		}
+		rhs := math.Round(mid) + float64(rng.IntN(5)-2)
+		name := fmt.Sprintf("r%d", r)
+		switch rng.IntN(4) {
+		case 0:
+			m.AddConstr(e, model.LE, rhs, name)
+		case 1:
+			m.AddConstr(e, model.GE, rhs, name)
+		case 2:
+			m.AddConstr(e, model.EQ, rhs, name)
+		default:
+			m.AddRange(e, rhs-float64(rng.IntN(3)), rhs+float64(rng.IntN(3)), name)
+		}
+	}
+	e.Reset()
+	for _, v := range vars {
+		e.Add(v, float64(rng.IntN(21)-10))
+	}
+	e.AddConst(float64(rng.IntN(11) - 5))
+	sense := model.Minimize
+	if rng.IntN(2) == 0 {
+		sense = model.Maximize
+	}
+	m.SetObjective(sense, e)
+	return m
+}
+
+// MarketSplit returns a Cornuéjols–Dawande market split instance in its
+// optimisation form, with rows rows and 10·(rows−1) binaries: minimise the total
+// slack Σ_i (s⁺_i + s⁻_i) subject to Σ_j a_ij x_j + s⁺_i − s⁻_i = ⌊Σ_j a_ij / 2⌋, a_ij
+// uniform in [0, 99]. Feasible points are trivial (any x), but the LP bound is 0 and
+// a zero-slack point rarely exists, so branch and bound can neither close the gap nor
+// stop early: the suite's model for time limits and interrupts with an incumbent.
+func MarketSplit(rng *rand.Rand, rows int) *model.Model {
+	n := 10 * (rows - 1)
+	m := model.New(fmt.Sprintf("market-split-%d", rows))
+	x := make([]model.Var, n)
+	for j := range x {
+		x[j] = m.AddBinary("")
+	}
+	var e, obj model.Expr
+	for i := range rows {
+		e.Reset()
+		sum := 0.0
+		for j := range x {
+			a := float64(rng.IntN(100))
+			e.Add(x[j], a)
+			sum += a
+		}
+		plus := m.AddContinuous(0, sum, fmt.Sprintf("s+%d", i))
+		minus := m.AddContinuous(0, sum, fmt.Sprintf("s-%d", i))
+		e.Add(plus, 1).Add(minus, -1)
+		obj.Add(plus, 1).Add(minus, 1)
+		m.AddConstr(e, model.EQ, math.Floor(sum/2), fmt.Sprintf("split%d", i))
+	}
+	m.SetObjective(model.Minimize, obj)
+	return m
+}
+
+// closeTo reports whether a and b agree within objTol relative to max(1, |b|).
+func closeTo(a, b float64) bool { return math.Abs(a-b) <= objTol*math.Max(1, math.Abs(b)) }
