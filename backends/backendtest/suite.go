@@ -383,9 +383,9 @@ func testStart(t *testing.T, s backends.Solver) {
 		t.Fatal(err)
 	}
 	starts := map[string][]float64{
-		"optimal start": opt,
-		"partial start": {opt[0], math.NaN(), opt[2], math.NaN(), math.NaN(), opt[5], math.NaN(), math.NaN()},
-		"infeasible start": {1, 1, 1, 1, 1, 1, 1, 1},
+		"optimal start":              opt,
+		"partial start":              {opt[0], math.NaN(), opt[2], math.NaN(), math.NaN(), opt[5], math.NaN(), math.NaN()},
+		"infeasible start":           {1, 1, 1, 1, 1, 1, 1, 1},
 		"feasible non-optimal start": {0, 0, 0, 0, 0, 0, 0, 1},
 	}
 	for name, start := range starts {
