@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 )
 
 // Kind is the domain of a variable.
@@ -164,7 +164,7 @@ func (m *Model) AddVar(kind Kind, lo, hi float64, name string) Var {
 	if m.pos != nil {
 		m.pos = append(m.pos, -1)
 	}
-	m.checkBounds("column "+m.VarName(v), lo, hi)
+	m.checkColBounds(v, lo, hi)
 	return v
 }
 
@@ -178,6 +178,34 @@ func (m *Model) AddInteger(lo, hi float64, name string) Var { return m.AddVar(In
 
 // AddBinary adds a binary column.
 func (m *Model) AddBinary(name string) Var { return m.AddVar(Binary, 0, 1, name) }
+
+// checkColBounds records an error when [lo, hi] is not a valid interval for column v.
+// The column's name is formatted only on failure, so the build path does not allocate.
+func (m *Model) checkColBounds(v Var, lo, hi float64) {
+	if m.err == nil && badBounds(lo, hi) {
+		m.checkBounds("column "+m.VarName(v), lo, hi)
+	}
+}
+
+// checkRowBounds is checkColBounds for row r named name.
+func (m *Model) checkRowBounds(r Row, name string, lo, hi float64) {
+	if m.err == nil && badBounds(lo, hi) {
+		m.checkBounds(rowWhat(r, name), lo, hi)
+	}
+}
+
+// badBounds reports whether [lo, hi] is not a valid interval.
+func badBounds(lo, hi float64) bool {
+	return math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 1) || math.IsInf(hi, -1) || lo > hi
+}
+
+// rowWhat names row r for an error message.
+func rowWhat(r Row, name string) string {
+	if name == "" {
+		return fmt.Sprintf("row c%d", r)
+	}
+	return "row " + name
+}
 
 func (m *Model) checkBounds(what string, lo, hi float64) {
 	switch {
@@ -224,7 +252,7 @@ func (m *Model) SetBounds(v Var, lo, hi float64) {
 		lo, hi = math.Max(lo, 0), math.Min(hi, 1)
 	}
 	m.colLo[v], m.colHi[v] = lo, hi
-	m.checkBounds("column "+m.VarName(v), lo, hi)
+	m.checkColBounds(v, lo, hi)
 }
 
 // Fix sets both bounds of v to value.
@@ -262,26 +290,26 @@ func (m *Model) addRow(e Expr, lo, hi float64, name string) Row {
 	if len(m.rowStart) == 0 {
 		m.rowStart = append(m.rowStart, 0)
 	}
-	what := "row " + name
-	if name == "" {
-		what = fmt.Sprintf("row c%d", r)
-	}
 	if len(e.Vars) != len(e.Coefs) {
-		m.fail("%s: expression has %d variables and %d coefficients", what, len(e.Vars), len(e.Coefs))
+		m.fail("%s: expression has %d variables and %d coefficients", rowWhat(r, name), len(e.Vars), len(e.Coefs))
 	} else {
-		m.appendMerged(e, what)
+		m.appendMerged(e, r, name)
 	}
 	m.rowStart = append(m.rowStart, int32(len(m.rowIndex)))
 	m.rowLo = append(m.rowLo, lo)
 	m.rowHi = append(m.rowHi, hi)
 	m.rowName = append(m.rowName, name)
-	m.checkBounds(what, lo, hi)
+	m.checkRowBounds(r, name, lo, hi)
 	return r
 }
 
 // appendMerged appends e's terms to the row arrays, summing duplicates and dropping
 // zeros, then sorts the new row by column index so that the stored form is canonical.
-func (m *Model) appendMerged(e Expr, what string) {
+//
+// It allocates nothing per term: the row arrays grow geometrically and the duplicate
+// marks live in the reusable scratch slice m.pos. Error messages are formatted only when
+// a term is bad.
+func (m *Model) appendMerged(e Expr, r Row, name string) {
 	if len(m.pos) < len(m.colLo) {
 		old := len(m.pos)
 		m.pos = append(m.pos, make([]int32, len(m.colLo)-old)...)
@@ -290,42 +318,56 @@ func (m *Model) appendMerged(e Expr, what string) {
 		}
 	}
 	begin := len(m.rowIndex)
+	coefs := e.Coefs[:len(e.Vars)]
+	pos := m.pos
+	ncol := Var(len(m.colLo))
 	for i, v := range e.Vars {
-		c := e.Coefs[i]
-		if !m.validVar(v) {
-			m.fail("%s: unknown variable %d", what, v)
+		c := coefs[i]
+		if v < 0 || v >= ncol {
+			m.fail("%s: unknown variable %d", rowWhat(r, name), v)
 			continue
 		}
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			m.fail("%s: coefficient of %s is %g", what, m.VarName(v), c)
+		if c-c != 0 { // NaN or ±Inf
+			m.fail("%s: coefficient of %s is %g", rowWhat(r, name), m.VarName(v), c)
 			continue
 		}
-		if p := m.pos[v]; p >= 0 {
+		if p := pos[v]; p >= 0 {
 			m.rowValue[p] += c
 			continue
 		}
-		m.pos[v] = int32(len(m.rowIndex))
+		pos[v] = int32(len(m.rowIndex))
 		m.rowIndex = append(m.rowIndex, int32(v))
 		m.rowValue = append(m.rowValue, c)
 	}
-	// Reset the scratch marks and drop exact zeros in one pass.
+	// Reset the scratch marks, drop exact zeros and note whether the row is sorted,
+	// in one pass.
+	idx, val := m.rowIndex, m.rowValue
 	w := begin
-	for i := begin; i < len(m.rowIndex); i++ {
-		m.pos[m.rowIndex[i]] = -1
-		if m.rowValue[i] != 0 {
-			m.rowIndex[w], m.rowValue[w] = m.rowIndex[i], m.rowValue[i]
+	sorted := true
+	for i := begin; i < len(idx); i++ {
+		j := idx[i]
+		pos[j] = -1
+		if val[i] != 0 {
+			if w > begin && j < idx[w-1] {
+				sorted = false
+			}
+			idx[w], val[w] = j, val[i]
 			w++
 		}
 	}
-	m.rowIndex, m.rowValue = m.rowIndex[:w], m.rowValue[:w]
-	sortTerms(m.rowIndex[begin:], m.rowValue[begin:])
+	m.rowIndex, m.rowValue = idx[:w], val[:w]
+	if !sorted {
+		sortTerms(m.rowIndex[begin:], m.rowValue[begin:])
+	}
 }
 
-// sortTerms sorts parallel index/value slices by index. Rows are short, so insertion
-// sort is used below a small size and sort.Sort above it.
+// sortTerms sorts parallel index/value slices by index without allocating: insertion
+// sort for short rows, heapsort for long ones (indices are distinct, so stability does
+// not matter).
 func sortTerms(idx []int32, val []float64) {
-	if len(idx) <= 24 {
-		for i := 1; i < len(idx); i++ {
+	n := len(idx)
+	if n <= 24 {
+		for i := 1; i < n; i++ {
 			for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
 				idx[j], idx[j-1] = idx[j-1], idx[j]
 				val[j], val[j-1] = val[j-1], val[j]
@@ -333,19 +375,31 @@ func sortTerms(idx []int32, val []float64) {
 		}
 		return
 	}
-	sort.Sort(termSorter{idx, val})
-}
-
-type termSorter struct {
-	idx []int32
-	val []float64
-}
-
-func (s termSorter) Len() int           { return len(s.idx) }
-func (s termSorter) Less(i, j int) bool { return s.idx[i] < s.idx[j] }
-func (s termSorter) Swap(i, j int) {
-	s.idx[i], s.idx[j] = s.idx[j], s.idx[i]
-	s.val[i], s.val[j] = s.val[j], s.val[i]
+	siftDown := func(root, end int) {
+		for {
+			child := 2*root + 1
+			if child >= end {
+				return
+			}
+			if child+1 < end && idx[child] < idx[child+1] {
+				child++
+			}
+			if idx[root] >= idx[child] {
+				return
+			}
+			idx[root], idx[child] = idx[child], idx[root]
+			val[root], val[child] = val[child], val[root]
+			root = child
+		}
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		siftDown(i, n)
+	}
+	for end := n - 1; end > 0; end-- {
+		idx[0], idx[end] = idx[end], idx[0]
+		val[0], val[end] = val[end], val[0]
+		siftDown(0, end)
+	}
 }
 
 // RowBounds returns the row's lower and upper bounds.
@@ -358,7 +412,7 @@ func (m *Model) SetRowBounds(r Row, lo, hi float64) {
 		return
 	}
 	m.rowLo[r], m.rowHi[r] = lo, hi
-	m.checkBounds("row "+m.RowName(r), lo, hi)
+	m.checkRowBounds(r, m.rowName[r], lo, hi)
 }
 
 // RowTerms returns the row's column indices and coefficients, sorted by column. The
@@ -471,6 +525,15 @@ func (m *Model) Start() []float64 { return m.start }
 // Validate reports the first error recorded while building, or a structural problem
 // (NaN or infinite coefficients, inconsistent bounds). The error names the row or column.
 func (m *Model) Validate() error {
+	if err := m.validateStructure(); err != nil {
+		return err
+	}
+	return m.checkEpigraphs()
+}
+
+// validateStructure is Validate without the epigraph exactness check: what a writer
+// needs to emit a well-formed file.
+func (m *Model) validateStructure() error {
 	if m.err != nil {
 		return m.err
 	}
@@ -489,10 +552,39 @@ func (m *Model) Validate() error {
 			return fmt.Errorf("%w: row %s: bounds [%g, %g]", ErrInvalid, m.RowName(Row(r)), lo, hi)
 		}
 	}
-	for i, c := range m.rowValue {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return fmt.Errorf("%w: coefficient %d is %g", ErrInvalid, i, c)
+	for r := range m.rowLo {
+		for k := m.rowStart[r]; k < m.rowStart[r+1]; k++ {
+			if c := m.rowValue[k]; math.IsNaN(c) || math.IsInf(c, 0) {
+				return fmt.Errorf("%w: row %s: coefficient of %s is %g", ErrInvalid,
+					m.RowName(Row(r)), m.VarName(Var(m.rowIndex[k])), c)
+			}
 		}
 	}
-	return m.checkEpigraphs()
+	if c := m.objConst; math.IsNaN(c) || math.IsInf(c, 0) {
+		return fmt.Errorf("%w: objective: constant is %g", ErrInvalid, c)
+	}
+	return nil
+}
+
+// Grow reserves room for cols more columns, rows more rows and nnz more nonzeros, so
+// that building a model of known size does not reallocate its arrays. It is only a hint:
+// the model grows as needed without it.
+func (m *Model) Grow(cols, rows, nnz int) {
+	if cols > 0 {
+		m.colName = slices.Grow(m.colName, cols)
+		m.colLo = slices.Grow(m.colLo, cols)
+		m.colHi = slices.Grow(m.colHi, cols)
+		m.colObj = slices.Grow(m.colObj, cols)
+		m.colKind = slices.Grow(m.colKind, cols)
+	}
+	if rows > 0 {
+		m.rowStart = slices.Grow(m.rowStart, rows+1)
+		m.rowLo = slices.Grow(m.rowLo, rows)
+		m.rowHi = slices.Grow(m.rowHi, rows)
+		m.rowName = slices.Grow(m.rowName, rows)
+	}
+	if nnz > 0 {
+		m.rowIndex = slices.Grow(m.rowIndex, nnz)
+		m.rowValue = slices.Grow(m.rowValue, nnz)
+	}
 }

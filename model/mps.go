@@ -1,0 +1,297 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"math"
+)
+
+// WriteMPS writes the model in free MPS format. The output is a function of the model
+// alone: the same model always gives the same bytes.
+//
+// Conventions, chosen so that HiGHS and lp_solve read the file as the model means it:
+//
+//   - Names follow the rules in names.go: missing names become x<i> and c<i>, invalid
+//     characters become '_', and clashes get a suffix "_2", "_3", .... The objective row
+//     is named "obj".
+//   - A maximisation writes an OBJSENSE section with MAX and keeps the objective
+//     coefficients as they are (no negation).
+//   - The objective constant k is written as the RHS entry −k of the objective row: the
+//     HiGHS convention, where the objective is  c·x − rhs(obj).  lp_solve's default is
+//     the opposite sign (its MPS_NEGOBJCONST option selects ours), and other readers
+//     differ too; the constant never changes the optimal point.
+//   - Rows are N (no finite bound: kept as a free row, which HiGHS drops), E, L, G, and
+//     ranged rows lo < hi as G with RHS lo or L with RHS hi and a positive RANGES value
+//     R, chosen so that lo + R (or hi − R) reproduces the other bound exactly in float64
+//     arithmetic whenever some R does.
+//   - Integer columns are put between MARKER INTORG/INTEND lines and always get explicit
+//     bounds (LO/UP, MI/UP, LO/PL, FR or FX): readers disagree about an integer column
+//     without bounds (HiGHS 1.10 reads it as binary, lp_solve as [0, +∞)). Binary
+//     columns with bounds [0, 1] are written as BV; a binary column whose bounds were
+//     tightened (say fixed to 1) is written as an integer column with those bounds,
+//     because HiGHS ignores a bound that follows BV (so it reads back as Integer). A
+//     continuous
+//     column gets no bound line when its bounds are the default [0, +∞); MI is always
+//     followed by UP, for readers that give MI an upper bound of 0.
+//   - A column that appears in no row and has a zero objective coefficient is written
+//     with an explicit 0 entry in the objective row, so that it still exists.
+//   - Numbers are written in the shortest form that reads back as the same float64.
+//
+// The MIP start and the reformulation records are not written. WriteMPS returns an error
+// when the model is invalid (see Validate; epigraph exactness is not required).
+func (m *Model) WriteMPS(w io.Writer) error {
+	if err := m.validateStructure(); err != nil {
+		return fmt.Errorf("model: write MPS: %w", err)
+	}
+	cols, rows := m.fileNames()
+	t := newTextOut(w)
+
+	t.str("NAME")
+	if name := m.fileModelName(); name != "" {
+		t.str(" ")
+		t.str(name)
+	}
+	t.byte('\n')
+	if m.Sense() == Maximize {
+		t.str("OBJSENSE\n    MAX\n")
+	}
+
+	// ROWS, with the encoding of every row.
+	t.str("ROWS\n N  ")
+	t.str(objRowName)
+	t.byte('\n')
+	nr := m.NumRows()
+	typ := make([]byte, nr)
+	rhs := make([]float64, nr)
+	rng := make([]float64, nr)
+	for i := range nr {
+		lo, hi := m.rowLo[i], m.rowHi[i]
+		switch classifyRow(lo, hi) {
+		case rowFree:
+			typ[i] = 'N'
+		case rowLE:
+			typ[i], rhs[i] = 'L', hi
+		case rowGE:
+			typ[i], rhs[i] = 'G', lo
+		case rowEQ:
+			typ[i], rhs[i] = 'E', lo
+		case rowRange:
+			var err error
+			if typ[i], rhs[i], rng[i], err = encodeRange(lo, hi); err != nil {
+				return fmt.Errorf("model: write MPS: row %s: %w", m.RowName(Row(i)), err)
+			}
+		}
+		t.byte(' ')
+		t.byte(typ[i])
+		t.str("  ")
+		t.str(rows[i])
+		t.byte('\n')
+	}
+
+	// COLUMNS, from a column-wise copy of the matrix.
+	start, index, value := m.transpose()
+	t.str("COLUMNS\n")
+	inInt := false
+	for j := range m.NumVars() {
+		isInt := m.colKind[j].IsInteger()
+		if isInt != inInt {
+			if isInt {
+				t.str("    MARKER  'MARKER'  'INTORG'\n")
+			} else {
+				t.str("    MARKER  'MARKER'  'INTEND'\n")
+			}
+			inInt = isInt
+		}
+		b, e := start[j], start[j+1]
+		if c := m.colObj[j]; c != 0 || b == e {
+			t.entry(cols[j], objRowName, c)
+		}
+		for k := b; k < e; k++ {
+			t.entry(cols[j], rows[index[k]], value[k])
+		}
+	}
+	if inInt {
+		t.str("    MARKER  'MARKER'  'INTEND'\n")
+	}
+
+	// RHS: nonzero right-hand sides, then the objective constant.
+	header := false
+	section := func(name string) {
+		if !header {
+			t.str(name)
+			header = true
+		}
+	}
+	for i := range nr {
+		if typ[i] != 'N' && rhs[i] != 0 {
+			section("RHS\n")
+			t.entry("RHS", rows[i], rhs[i])
+		}
+	}
+	if m.objConst != 0 {
+		section("RHS\n")
+		t.entry("RHS", objRowName, -m.objConst)
+	}
+
+	header = false
+	for i := range nr {
+		if rng[i] != 0 {
+			section("RANGES\n")
+			t.entry("RNG", rows[i], rng[i])
+		}
+	}
+
+	header = false
+	for j := range m.NumVars() {
+		m.writeMPSBounds(t, cols[j], Var(j), func() { section("BOUNDS\n") })
+	}
+	t.str("ENDATA\n")
+	return t.flush()
+}
+
+// entry writes one data line "    a  b  v".
+func (t *textOut) entry(a, b string, v float64) {
+	t.str("    ")
+	t.str(a)
+	t.str("  ")
+	t.str(b)
+	t.str("  ")
+	t.num(v)
+	t.byte('\n')
+}
+
+// bound writes one BOUNDS line; hasValue is false for FR, MI, PL and BV.
+func (t *textOut) bound(typ, col string, v float64, hasValue bool) {
+	t.byte(' ')
+	t.str(typ)
+	t.str(" BND  ")
+	t.str(col)
+	if hasValue {
+		t.str("  ")
+		t.num(v)
+	}
+	t.byte('\n')
+}
+
+// writeMPSBounds writes the BOUNDS lines of column j (see WriteMPS for the rules).
+// header is called before the first line.
+func (m *Model) writeMPSBounds(t *textOut, name string, j Var, header func()) {
+	lo, hi := m.colLo[j], m.colHi[j]
+	kind := m.colKind[j]
+	loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
+	if kind == Binary && lo == 0 && hi == 1 {
+		header()
+		t.bound("BV", name, 0, false)
+		return
+	}
+	explicit := kind.IsInteger()
+	switch {
+	case lo == hi:
+		header()
+		t.bound("FX", name, lo, true)
+	case loInf && hiInf:
+		header()
+		t.bound("FR", name, 0, false)
+	case loInf:
+		header()
+		t.bound("MI", name, 0, false)
+		t.bound("UP", name, hi, true)
+	case hiInf:
+		if lo != 0 || explicit {
+			header()
+			t.bound("LO", name, lo, true)
+		}
+		if explicit {
+			t.bound("PL", name, 0, false)
+		}
+	default:
+		header()
+		if lo != 0 || explicit {
+			t.bound("LO", name, lo, true)
+		}
+		t.bound("UP", name, hi, true)
+	}
+}
+
+// transpose returns the constraint matrix in compressed sparse column form, each
+// column's entries sorted by row.
+func (m *Model) transpose() (start, index []int32, value []float64) {
+	n := m.NumVars()
+	start = make([]int32, n+1)
+	for _, j := range m.rowIndex {
+		start[j+1]++
+	}
+	for j := range n {
+		start[j+1] += start[j]
+	}
+	index = make([]int32, len(m.rowIndex))
+	value = make([]float64, len(m.rowValue))
+	next := make([]int32, n)
+	copy(next, start[:n])
+	for i := range m.NumRows() {
+		for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
+			j := m.rowIndex[k]
+			p := next[j]
+			next[j]++
+			index[p] = int32(i)
+			value[p] = m.rowValue[k]
+		}
+	}
+	return start, index, value
+}
+
+// maxRangeNudge is how many float64 steps encodeRange moves R away from hi − lo while
+// looking for a value that reproduces the derived bound exactly.
+const maxRangeNudge = 4
+
+// encodeRange returns the MPS encoding of the ranged row lo <= a·x <= hi (lo < hi, both
+// finite): type 'G' with RHS lo (hi = lo + R) or 'L' with RHS hi (lo = hi − R), with
+// R > 0. The bound of smaller magnitude is used as the RHS first; R is nudged by a few
+// ulps if needed so that the reader's addition or subtraction gives the other bound
+// exactly. When no nearby R does, the closest one is used.
+func encodeRange(lo, hi float64) (typ byte, rhs, r float64, err error) {
+	r0 := hi - lo
+	if math.IsInf(r0, 0) {
+		return 0, 0, 0, fmt.Errorf("range [%g, %g] is wider than the largest float64", lo, hi)
+	}
+	gFirst := math.Abs(lo) <= math.Abs(hi)
+	try := func(g bool) (float64, bool) {
+		derive := func(r float64) float64 {
+			if g {
+				return lo + r
+			}
+			return hi - r
+		}
+		want := hi
+		if !g {
+			want = lo
+		}
+		if derive(r0) == want {
+			return r0, true
+		}
+		up, down := r0, r0
+		for range maxRangeNudge {
+			up = math.Nextafter(up, math.Inf(1))
+			if !math.IsInf(up, 0) && derive(up) == want {
+				return up, true
+			}
+			down = math.Nextafter(down, 0)
+			if down > 0 && derive(down) == want {
+				return down, true
+			}
+		}
+		return r0, false
+	}
+	for _, g := range []bool{gFirst, !gFirst} {
+		if r, ok := try(g); ok {
+			if g {
+				return 'G', lo, r, nil
+			}
+			return 'L', hi, r, nil
+		}
+	}
+	if gFirst {
+		return 'G', lo, r0, nil
+	}
+	return 'L', hi, r0, nil
+}
