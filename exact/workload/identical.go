@@ -1,0 +1,140 @@
+package workload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	dw "github.com/schedopt/schedopt/domain/workload"
+)
+
+// ErrNotIdentical is returned by the identical-processor algorithms when the tables
+// differ.
+var ErrNotIdentical = errors.New("workload: the processors' tables are not identical")
+
+// power is one min-plus power f^{⊕k} of the single-processor table: for every w the
+// lexicographically smallest (energy, active count) over k processors, each idle or on
+// one point, with the split (workload of the first operand) that attains it.
+type power struct {
+	e     []float64
+	a     []int32
+	split []int32
+	l, r  *power // operands; nil for the base table
+}
+
+// IdenticalMinEnergy solves E*(tau) for p identical processors (seed 003's BOPPE, ref
+// §1.6) by min-plus doubling: with f(w) the cheapest single processor on w (idle
+// included), the optimum over p processors is f^{⊕p}(N), built from O(log p)
+// convolutions of O(N²) each instead of the O(p·N·m) of MinEnergy. It is
+// lexicographic in (energy, active count) like MinEnergy.
+func IdenticalMinEnergy(ctx context.Context, ts *dw.Tables, tau float64) (Point, bool, error) {
+	if !ts.Identical() {
+		return Point{}, false, ErrNotIdentical
+	}
+	N, t := ts.N, ts.Procs[0]
+	inf := math.Inf(1)
+	base := &power{e: make([]float64, N+1), a: make([]int32, N+1)}
+	for w := 1; w <= N; w++ {
+		base.e[w] = inf
+	}
+	for j, x := range t.Size {
+		if x <= N && t.Time[j] <= tau && t.Energy[j] < base.e[x] {
+			base.e[x], base.a[x] = t.Energy[j], 1
+		}
+	}
+	var acc *power
+	sq := base
+	for k := ts.P(); k > 0; k >>= 1 {
+		if k&1 == 1 {
+			if acc == nil {
+				acc = sq
+			} else {
+				var err error
+				if acc, err = convolve(ctx, acc, sq, N); err != nil {
+					return Point{}, false, err
+				}
+			}
+		}
+		if k > 1 {
+			var err error
+			if sq, err = convolve(ctx, sq, sq, N); err != nil {
+				return Point{}, false, err
+			}
+		}
+	}
+	if acc.e[N] == inf {
+		return Point{}, false, nil
+	}
+	var sizes []int
+	var unfold func(pw *power, w int)
+	unfold = func(pw *power, w int) {
+		if pw.l == nil {
+			sizes = append(sizes, w)
+			return
+		}
+		s := int(pw.split[w])
+		unfold(pw.l, s)
+		unfold(pw.r, w-s)
+	}
+	unfold(acc, N)
+	if len(sizes) != ts.P() {
+		return Point{}, false, fmt.Errorf("workload: doubling rebuilt %d sizes for %d processors", len(sizes), ts.P())
+	}
+	// Identical processors: list the active ones first, largest first.
+	sort.Sort(sort.Reverse(sort.IntSlice(sizes)))
+	pt, ok := pointOf(ts, sizes)
+	if !ok {
+		return Point{}, false, fmt.Errorf("workload: doubling rebuilt an invalid distribution %v", sizes)
+	}
+	return pt, true, nil
+}
+
+// convolve returns the min-plus convolution of a and b on 0..N.
+func convolve(ctx context.Context, a, b *power, N int) (*power, error) {
+	inf := math.Inf(1)
+	c := &power{e: make([]float64, N+1), a: make([]int32, N+1), split: make([]int32, N+1), l: a, r: b}
+	for w := 0; w <= N; w++ {
+		if w%256 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		be, ba, bs := inf, int32(0), int32(0)
+		for s := 0; s <= w; s++ {
+			ea := a.e[s]
+			if ea == inf {
+				continue
+			}
+			eb := b.e[w-s]
+			if eb == inf {
+				continue
+			}
+			e, act := ea+eb, a.a[s]+b.a[w-s]
+			if be == inf || lexLess(e, act, be, ba) {
+				be, ba, bs = e, act, int32(s)
+			}
+		}
+		c.e[w], c.a[w], c.split[w] = be, ba, bs
+	}
+	return c, nil
+}
+
+// IdenticalSweep computes the front for identical processors with Sweep over
+// IdenticalMinEnergy; its points carry the fewest-active representatives already.
+func IdenticalSweep(ctx context.Context, ts *dw.Tables) (Front, error) {
+	if !ts.Identical() {
+		return nil, ErrNotIdentical
+	}
+	tstar, err := MinMakespan(ctx, ts)
+	if err != nil {
+		return nil, err
+	}
+	th := Thetas(ts)
+	th = th[sort.SearchFloat64s(th, tstar):]
+	f, _, err := Sweep(ctx, th, func(ctx context.Context, tau float64) (Point, bool, error) {
+		return IdenticalMinEnergy(ctx, ts, tau)
+	}, EqualEnergy)
+	return f, err
+}
