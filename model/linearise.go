@@ -286,6 +286,9 @@ func (m *Model) Implies(b Var, active bool, e Expr, op Op, rhs float64, name str
 	if !m.validVar(b) || m.colKind[b] != Binary {
 		return nil, fmt.Errorf("model: Implies %q: %d is not a binary column", name, b)
 	}
+	if op != LE && op != GE && op != EQ {
+		return nil, fmt.Errorf("model: Implies %q: unknown relation %d", name, op)
+	}
 	lo, hi := m.ExprBounds(e)
 	rec := Reformulation{Helper: "Implies", Name: name, Source: "bounds of the implied expression"}
 	emit := func(sign float64, M float64, suffix string) error {
