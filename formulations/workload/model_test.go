@@ -1,0 +1,112 @@
+package workload
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	dw "github.com/schedopt/schedopt/domain/workload"
+)
+
+func fig10() *dw.Tables {
+	cols := [][][3]float64{
+		{{2, 1, 2}, {1, 3, 5}, {3, 5, 6}, {4, 6, 5}},
+		{{2, 1, 6}, {1, 2, 3}, {3, 6, 2}, {4, 9, 4}},
+		{{2, 4, 2}, {1, 5, 1}, {4, 7, 5}, {3, 8, 3}},
+		{{1, 1, 1}, {3, 6, 2}, {2, 7, 3}, {4, 8, 6}},
+	}
+	in := &dw.Instance{Kind: "workload", N: 4, Objective: dw.ObjPareto}
+	for i, c := range cols {
+		p := dw.Processor{Name: fmt.Sprint("P", i)}
+		for _, q := range c {
+			p.Points = append(p.Points, dw.Point{Size: int(q[0]), Energy: q[1], Time: q[2]})
+		}
+		in.Processors = append(in.Processors, p)
+	}
+	return in.Tables()
+}
+
+func identical() *dw.Tables {
+	in := &dw.Instance{Kind: "workload", N: 10, Objective: dw.ObjPareto}
+	for i := 0; i < 3; i++ {
+		in.Processors = append(in.Processors, dw.Processor{Points: []dw.Point{
+			{Size: 2, Time: 1, Energy: 3}, {Size: 4, Time: 3, Energy: 4}, {Size: 6, Time: 2, Energy: 9},
+		}})
+	}
+	return in.Tables()
+}
+
+func TestModel(t *testing.T) {
+	cases := []struct {
+		name      string
+		ts        *dw.Tables
+		agg       bool
+		sizes     []int
+		vars      int
+		T, E, A   float64
+		threshold float64 // a threshold that cuts one of the chosen points
+	}{
+		{"per-processor model on Fig. 10 accepts {2,1,0,1}", fig10(), false, []int{2, 1, 0, 1}, 17, 3, 4, 3, 2},
+		{"aggregated model on identical tables accepts {6,4,0}", identical(), true, []int{6, 4, 0}, 7, 3, 13, 2, 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := New(c.ts, 0.5, Options{Aggregate: c.agg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f.M.NumVars() != c.vars {
+				t.Errorf("%d columns, want %d", f.M.NumVars(), c.vars)
+			}
+			x, err := f.Encode(c.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []struct {
+				obj  Objective
+				want float64
+			}{{MinTime, c.T}, {MinEnergy, c.E}, {MinTotal, 0.5*c.T + c.E}, {MinActive, c.A}} {
+				f.SetObjective(s.obj)
+				rep, err := f.M.Verify(x)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !rep.Feasible() {
+					t.Fatalf("%v infeasible: %s", c.sizes, rep.Worst)
+				}
+				if math.Abs(rep.Objective-s.want) > 1e-12 {
+					t.Errorf("%v: objective %g, want %g", s.obj, rep.Objective, s.want)
+				}
+			}
+			got, err := f.Sizes(x)
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(c.sizes) {
+				t.Errorf("decode gives %v (%v), want %v", got, err, c.sizes)
+			}
+			f.SetThreshold(c.threshold)
+			if rep, _ := f.M.Verify(x); rep.Feasible() {
+				t.Errorf("threshold %g still admits %v", c.threshold, c.sizes)
+			}
+			f.Reset()
+			f.BoundEnergy(c.E - 0.5)
+			if rep, _ := f.M.Verify(x); rep.Feasible() {
+				t.Errorf("energy bound %g still admits energy %g", c.E-0.5, c.E)
+			}
+			f.Reset()
+			if rep, _ := f.M.Verify(x); !rep.Feasible() {
+				t.Errorf("Reset did not restore feasibility: %s", rep.Worst)
+			}
+		})
+	}
+	t.Run("a distribution that misses n violates the exact-sum row", func(t *testing.T) {
+		f, _ := New(fig10(), 0, Options{})
+		x, _ := f.Encode([]int{2, 1, 0, 0})
+		if rep, _ := f.M.Verify(x); rep.Feasible() {
+			t.Errorf("sizes summing to 3 accepted for n = 4")
+		}
+	})
+	t.Run("the aggregated model refuses different tables", func(t *testing.T) {
+		if _, err := New(fig10(), 0, Options{Aggregate: true}); err == nil {
+			t.Errorf("no error")
+		}
+	})
+}
