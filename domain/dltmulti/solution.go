@@ -1,0 +1,53 @@
+package dltmulti
+
+import "math"
+
+// ZeroSize is the size [MB] at or below which a message counts as empty in the
+// solution JSON (the spec omits messages of size zero). Solvers return such sizes as
+// round-off; the evaluator still charges every message its overhead O_i.
+const ZeroSize = 1e-9
+
+// SolutionMessage is one message of the solution JSON. Fields beyond machine, size and
+// start are derived, for readers and plots.
+type SolutionMessage struct {
+	Machine    int     `json:"machine"`
+	Size       float64 `json:"size"`
+	Start      float64 `json:"start"`
+	CommEnd    float64 `json:"comm_end"`
+	ComputeEnd float64 `json:"compute_end"`
+	OutOfCore  bool    `json:"out_of_core"`
+}
+
+// Solution is the spec's solution object of a dlt-multi result.
+type Solution struct {
+	T        float64           `json:"T"`
+	E        float64           `json:"E"`
+	Energy   Energy            `json:"energy"`
+	Messages []SolutionMessage `json:"messages"`
+	Used     []bool            `json:"used"`
+	// EmptyMessages lists the messages of size zero that the spec omits from Messages;
+	// they still occupy the link for O_i and start their machine (6.12)-(6.15).
+	EmptyMessages []Message `json:"empty_messages,omitempty"`
+	Makespan      float64   `json:"makespan"`
+}
+
+// NewSolution builds the solution object of s from its evaluation r. Energies and T
+// come from the evaluator, never from a model.
+func NewSolution(in *Instance, s Schedule, r *Report) Solution {
+	sol := Solution{T: r.T, E: r.E, Energy: r.Energy, Used: make([]bool, in.M()), Makespan: r.Makespan,
+		Messages: []SolutionMessage{}}
+	for j, msg := range s.Messages {
+		if msg.Machine < 0 || msg.Machine >= in.M() {
+			continue
+		}
+		if math.Abs(msg.Size) <= ZeroSize {
+			sol.EmptyMessages = append(sol.EmptyMessages, msg)
+		} else {
+			mc := in.Machines[msg.Machine]
+			sol.Messages = append(sol.Messages, SolutionMessage{Machine: msg.Machine, Size: msg.Size, Start: msg.Start,
+				CommEnd: msg.Start + mc.Comm(msg.Size), ComputeEnd: r.Ends[j], OutOfCore: r.OutOfCore[j]})
+		}
+		sol.Used[msg.Machine] = true
+	}
+	return sol
+}
