@@ -365,12 +365,15 @@ func testGap(t *testing.T, s backends.Solver) {
 		t.Errorf("objective %g better than the optimum %g", res.Objective, best)
 	}
 	if res.Status == backends.Optimal {
-		// Optimal with a gap means proved within it: the bound is known and the
-		// objective is within 25% of the true optimum.
-		if math.IsNaN(res.Bound) || res.Gap > relGap+1e-9 {
-			t.Errorf("optimal with bound %g, gap %g > %g", res.Bound, res.Gap, relGap)
+		// Optimal with a gap means proved within it: the bound is known and valid
+		// (the true optimum of this maximisation lies between objective and bound),
+		// and the objective is within the relative gap of the optimum. Solvers scale
+		// the gap differently (HiGHS by |primal|, lp_solve by 1+|primal|), so the
+		// looser scale is accepted.
+		if math.IsNaN(res.Bound) || res.Bound < best-objTol*best {
+			t.Errorf("optimal with bound %g below the true optimum %g", res.Bound, best)
 		}
-		if (best-res.Objective)/best > relGap+1e-9 {
+		if best-res.Objective > relGap*(1+best)+objTol {
 			t.Errorf("objective %g farther than %g from the optimum %g", res.Objective, relGap, best)
 		}
 	}

@@ -1,0 +1,247 @@
+package lpsolve
+
+// This is the only file of the package that includes lp_lib.h; the exported log
+// function lives in log.go, whose preamble (copied by cgo into _cgo_export.c) holds
+// no definitions.
+
+/*
+#cgo CFLAGS: -I/usr/include/lpsolve
+#cgo LDFLAGS: -L/usr/lib/lp_solve -Wl,-rpath,/usr/lib/lp_solve -llpsolve55 -lcolamd -ldl -lm
+#include <stdint.h>
+#include <stdlib.h>
+#include <math.h>
+#include <lp_lib.h>
+
+// schedopt_lp_ctl is the C-owned control block of one solve: stop is written
+// atomically by the Go watcher (1 = context, 2 = deadline) and read by the abort
+// function without crossing into Go; log is a cgo.Handle of the log writer, 0 when
+// the solve is silent.
+typedef struct {
+	int stop;
+	uintptr_t log;
+} schedopt_lp_ctl;
+
+extern void schedoptLpLog(uintptr_t handle, char* msg);
+
+static int __WINAPI schedopt_lp_abort(lprec* lp, void* user) {
+	(void)lp;
+	return __atomic_load_n(&((schedopt_lp_ctl*)user)->stop, __ATOMIC_ACQUIRE) != 0;
+}
+
+static void __WINAPI schedopt_lp_log(lprec* lp, void* user, char* buf) {
+	(void)lp;
+	schedopt_lp_ctl* c = (schedopt_lp_ctl*)user;
+	if (c->log != 0 && buf != NULL) schedoptLpLog(c->log, buf);
+}
+
+static schedopt_lp_ctl* schedopt_lp_ctl_new(uintptr_t log) {
+	schedopt_lp_ctl* c = (schedopt_lp_ctl*)calloc(1, sizeof(schedopt_lp_ctl));
+	if (c != NULL) c->log = log;
+	return c;
+}
+
+static void schedopt_lp_ctl_stop(schedopt_lp_ctl* c, int why) {
+	int zero = 0;
+	__atomic_compare_exchange_n(&c->stop, &zero, why, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static int schedopt_lp_ctl_reason(schedopt_lp_ctl* c) {
+	return __atomic_load_n(&c->stop, __ATOMIC_ACQUIRE);
+}
+
+// Build steps, reported by schedopt_lp_build on failure.
+enum {
+	BUILD_OK = 0, BUILD_NOMEM, BUILD_OBJ, BUILD_ROWMODE_ON, BUILD_ROW,
+	BUILD_ROWMODE_OFF, BUILD_RANGE, BUILD_BOUNDS, BUILD_INT
+};
+
+// schedopt_lp_build loads a whole model into lp, created by make_lp(0, ncol): the
+// objective (without its constant, which the Go side adds), every row whose bounds are
+// not both infinite (in row-add mode, 1-based column numbers, ranges set afterwards
+// with set_rh_range), the column bounds (set_unbounded for free columns, since the
+// default bounds are [0, inf)), integrality and the sense. Row and value data are
+// copied into C scratch buffers row by row, so lp_solve never sees Go memory it could
+// modify. It returns BUILD_OK or the failing step, with the 0-based row or column in
+// *where.
+static int schedopt_lp_build(lprec* lp, int ncol, int nrow,
+		const int32_t* start, const int32_t* index, const double* value,
+		const double* rlo, const double* rhi,
+		const double* clo, const double* chi, const double* cost,
+		const uint8_t* isint, int maximize, int* where) {
+	const double inf = get_infinite(lp);
+	int maxlen = ncol;
+	for (int r = 0; r < nrow; r++) {
+		int len = start[r + 1] - start[r];
+		if (len > maxlen) maxlen = len;
+	}
+	int* colno = (int*)malloc(sizeof(int) * (size_t)(maxlen > 0 ? maxlen : 1));
+	double* row = (double*)malloc(sizeof(double) * (size_t)(maxlen > 0 ? maxlen : 1));
+	int st = BUILD_OK;
+	*where = -1;
+	if (colno == NULL || row == NULL) { st = BUILD_NOMEM; goto done; }
+
+	int count = 0;
+	for (int j = 0; j < ncol; j++) {
+		if (cost[j] != 0) { colno[count] = j + 1; row[count] = cost[j]; count++; }
+	}
+	if (!set_obj_fnex(lp, count, row, colno)) { st = BUILD_OBJ; goto done; }
+	if (!set_add_rowmode(lp, TRUE)) { st = BUILD_ROWMODE_ON; goto done; }
+	for (int r = 0; r < nrow; r++) {
+		double lo = rlo[r], hi = rhi[r];
+		int type;
+		double rh;
+		if (isinf(lo) && isinf(hi)) continue;   // a free row constrains nothing
+		if (lo == hi) { type = EQ; rh = lo; }
+		else if (isinf(lo)) { type = LE; rh = hi; }
+		else { type = GE; rh = lo; }           // ranges get their upper side below
+		int b = start[r], n = start[r + 1] - b;
+		for (int k = 0; k < n; k++) { colno[k] = index[b + k] + 1; row[k] = value[b + k]; }
+		if (!add_constraintex(lp, n, row, colno, type, rh)) { st = BUILD_ROW; *where = r; goto done; }
+	}
+	if (!set_add_rowmode(lp, FALSE)) { st = BUILD_ROWMODE_OFF; goto done; }
+	int lprow = 0;
+	for (int r = 0; r < nrow; r++) {
+		double lo = rlo[r], hi = rhi[r];
+		if (isinf(lo) && isinf(hi)) continue;
+		lprow++;
+		if (lo != hi && !isinf(lo) && !isinf(hi)) {
+			if (!set_rh_range(lp, lprow, hi - lo)) { st = BUILD_RANGE; *where = r; goto done; }
+		}
+	}
+	for (int j = 0; j < ncol; j++) {
+		double lo = clo[j], hi = chi[j];
+		MYBOOL ok;
+		if (isinf(lo) && isinf(hi)) ok = set_unbounded(lp, j + 1);
+		else ok = set_bounds(lp, j + 1, isinf(lo) ? -inf : lo, isinf(hi) ? inf : hi);
+		if (!ok) { st = BUILD_BOUNDS; *where = j; goto done; }
+		if (isint[j] && !set_int(lp, j + 1, TRUE)) { st = BUILD_INT; *where = j; goto done; }
+	}
+	if (maximize) set_maxim(lp); else set_minim(lp);
+done:
+	free(colno);
+	free(row);
+	return st;
+}
+
+// schedopt_lp_params sets every parameter the binding relies on, explicitly: the
+// installed library's defaults differ from its documentation (see the package doc).
+static int schedopt_lp_params(lprec* lp, schedopt_lp_ctl* c, double rel_gap, double abs_gap,
+		long timeout, int verbose) {
+	if (!set_epslevel(lp, EPS_TIGHT)) return 1;   // first: it resets other epsilons
+	set_infinite(lp, 1e30);
+	set_epsint(lp, 1e-7);
+	set_mip_gap(lp, TRUE, abs_gap);
+	set_mip_gap(lp, FALSE, rel_gap);
+	set_timeout(lp, timeout);
+	set_break_at_first(lp, FALSE);
+	set_break_at_value(lp, is_maxim(lp) ? 1e30 : -1e30);
+	set_bb_floorfirst(lp, BRANCH_CEILING);
+	set_bb_rule(lp, NODE_FIRSTSELECT);
+	set_bb_depthlimit(lp, -50);
+	set_presolve(lp, PRESOLVE_NONE, get_presolveloops(lp));
+	set_scaling(lp, SCALE_GEOMETRIC + SCALE_EQUILIBRATE + SCALE_INTEGERS);
+	set_improve(lp, IMPROVE_DUALFEAS | IMPROVE_THETAGAP);
+	set_simplextype(lp, SIMPLEX_DUAL_PRIMAL);
+	set_pivoting(lp, PRICER_DEVEX + PRICE_ADAPTIVE);
+	set_verbose(lp, verbose);
+	put_abortfunc(lp, schedopt_lp_abort, c);
+	put_logfunc(lp, schedopt_lp_log, c);
+	return 0;
+}
+
+static void schedopt_lp_version(int* v) {
+	lp_solve_version(&v[0], &v[1], &v[2], &v[3]);
+}
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Build steps of schedopt_lp_build, for error messages.
+var buildSteps = [...]string{"ok", "out of memory", "set_obj_fnex", "set_add_rowmode(TRUE)",
+	"add_constraintex", "set_add_rowmode(FALSE)", "set_rh_range", "set_bounds", "set_int"}
+
+// lp wraps one lprec, created and deleted within one Solve.
+type lp struct {
+	p *C.lprec
+}
+
+func newLP(ncol int) (*lp, error) {
+	p := C.make_lp(0, C.int(ncol))
+	if p == nil {
+		return nil, fmt.Errorf("lpsolve: make_lp(0, %d) failed", ncol)
+	}
+	return &lp{p: p}, nil
+}
+
+func (l *lp) delete() {
+	if l.p != nil {
+		C.delete_lp(l.p)
+		l.p = nil
+	}
+}
+
+// build loads the model arrays; see schedopt_lp_build.
+func (l *lp) build(ncol, nrow int, start, index []int32, value, rlo, rhi, clo, chi, cost []float64,
+	isint []uint8, maximize bool) (step string, where int, ok bool) {
+	var w C.int
+	mx := C.int(0)
+	if maximize {
+		mx = 1
+	}
+	st := C.schedopt_lp_build(l.p, C.int(ncol), C.int(nrow),
+		(*C.int32_t)(unsafe.Pointer(unsafe.SliceData(start))), i32ptr(index), dptr(value),
+		dptr(rlo), dptr(rhi), dptr(clo), dptr(chi), dptr(cost),
+		(*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(isint))), mx, &w)
+	if st == 0 {
+		return "", 0, true
+	}
+	return buildSteps[st], int(w), false
+}
+
+func (l *lp) params(c *C.schedopt_lp_ctl, relGap, absGap float64, timeoutSec int64, verbose int) error {
+	if C.schedopt_lp_params(l.p, c, C.double(relGap), C.double(absGap), C.long(timeoutSec), C.int(verbose)) != 0 {
+		return fmt.Errorf("lpsolve: set_epslevel failed")
+	}
+	return nil
+}
+
+func (l *lp) solve() int { return int(C.solve(l.p)) }
+
+func (l *lp) objective() float64 { return float64(C.get_objective(l.p)) }
+
+func (l *lp) variables(x []float64) bool { return C.get_variables(l.p, dptr(x)) != 0 }
+
+func (l *lp) nodes() int64 { return int64(C.get_total_nodes(l.p)) }
+
+func (l *lp) solutionCount() int { return int(C.get_solutioncount(l.p)) }
+
+func (l *lp) statusText(st int) string { return C.GoString(C.get_statustext(l.p, C.int(st))) }
+
+func newCtl(log uintptr) *C.schedopt_lp_ctl { return C.schedopt_lp_ctl_new(C.uintptr_t(log)) }
+func freeCtl(c *C.schedopt_lp_ctl)          { C.free(unsafe.Pointer(c)) }
+func stopCtl(c *C.schedopt_lp_ctl, why int) { C.schedopt_lp_ctl_stop(c, C.int(why)) }
+func ctlReason(c *C.schedopt_lp_ctl) int    { return int(C.schedopt_lp_ctl_reason(c)) }
+
+func version() string {
+	var v [4]C.int
+	C.schedopt_lp_version(&v[0])
+	return fmt.Sprintf("%d.%d.%d.%d", v[0], v[1], v[2], v[3])
+}
+
+func dptr(s []float64) *C.double {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.double)(unsafe.Pointer(unsafe.SliceData(s)))
+}
+
+func i32ptr(s []int32) *C.int32_t {
+	if len(s) == 0 {
+		return nil
+	}
+	return (*C.int32_t)(unsafe.Pointer(unsafe.SliceData(s)))
+}

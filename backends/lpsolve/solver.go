@@ -1,0 +1,247 @@
+package lpsolve
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime/cgo"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/model"
+)
+
+// lp_solve solve() return codes (lp_lib.h).
+const (
+	codeNoMemory      = -2
+	codeOptimal       = 0
+	codeSubOptimal    = 1
+	codeInfeasible    = 2
+	codeUnbounded     = 3
+	codeDegenerate    = 4
+	codeNumFailure    = 5
+	codeUserAbort     = 6
+	codeTimeout       = 7
+	codePresolved     = 9
+	codeAccuracyError = 25
+)
+
+// lp_solve verbosity levels (lp_lib.h NEUTRAL and NORMAL).
+const (
+	verboseNeutral = 0
+	verboseNormal  = 4
+)
+
+// Reasons recorded in the control block when the watcher stops a run.
+const (
+	stopContext  = 1 // ctx was cancelled or its deadline passed
+	stopDeadline = 2 // Options.TimeLimit elapsed
+)
+
+// Solver is the lp_solve backend. The zero value is ready to use; it holds no state,
+// so one Solver may serve any number of concurrent solves.
+type Solver struct{}
+
+// New returns an lp_solve backend.
+func New() *Solver { return &Solver{} }
+
+// Name returns "lpsolve", the backend's command-line name.
+func (*Solver) Name() string { return "lpsolve" }
+
+// Version returns the linked lp_solve library's version, e.g. "5.5.2.5".
+func Version() string { return version() }
+
+// Solve solves m with lp_solve. See the package documentation for the rules it
+// follows.
+func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	begin := time.Now()
+	if err := opts.Validate(); err != nil {
+		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
+	}
+	if err := m.Validate(); err != nil {
+		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
+	}
+	name := "lp_solve " + version()
+	if m.NumVars() == 0 {
+		return backends.SolveEmpty(m, name), nil
+	}
+	if ctx.Err() != nil {
+		return backends.Result{Status: backends.Interrupted, Objective: math.NaN(), Bound: math.NaN(),
+			Gap: math.NaN(), Solver: name, Message: "context done before the solve started"}, nil
+	}
+
+	l, err := newLP(m.NumVars())
+	if err != nil {
+		return backends.Result{}, err
+	}
+	defer l.delete()
+	cols, rows := m.Columns(), m.Rows()
+	isint := make([]uint8, m.NumVars())
+	for j, k := range cols.Kind {
+		if k.IsInteger() {
+			isint[j] = 1
+		}
+	}
+	if step, where, ok := l.build(m.NumVars(), m.NumRows(), rows.Start, rows.Index, rows.Value,
+		rows.Lower, rows.Upper, cols.Lower, cols.Upper, cols.Cost, isint, m.Sense() == model.Maximize); !ok {
+		what := ""
+		switch {
+		case strings.HasPrefix(step, "set_bounds"), strings.HasPrefix(step, "set_int"):
+			what = " at column " + m.VarName(model.Var(where))
+		case where >= 0:
+			what = " at row " + m.RowName(model.Row(where))
+		}
+		return backends.Result{}, fmt.Errorf("lpsolve: model %q: %s failed%s", m.Name, step, what)
+	}
+
+	var logHandle uintptr
+	verbose := verboseNeutral
+	if opts.Log != nil {
+		h := cgo.NewHandle(opts.Log)
+		defer h.Delete()
+		logHandle = uintptr(h)
+		verbose = verboseNormal
+	}
+	ctl := newCtl(logHandle)
+	if ctl == nil {
+		return backends.Result{}, fmt.Errorf("lpsolve: cannot allocate the control block")
+	}
+	defer freeCtl(ctl) // runs after the watcher has exited (see below)
+	var timeout int64
+	if opts.TimeLimit > 0 {
+		// Whole seconds, rounded up: the watcher below enforces the exact deadline.
+		timeout = int64(math.Ceil(opts.TimeLimit.Seconds()))
+	}
+	if err := l.params(ctl, opts.RelGap, opts.AbsGap, timeout, verbose); err != nil {
+		return backends.Result{}, err
+	}
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	var deadline <-chan time.Time
+	if opts.TimeLimit > 0 {
+		t := time.NewTimer(opts.TimeLimit - time.Since(begin))
+		defer t.Stop()
+		deadline = t.C
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		select {
+		case <-ctx.Done():
+			stopCtl(ctl, stopContext)
+		case <-deadline:
+			stopCtl(ctl, stopDeadline)
+		case <-done:
+		}
+	}()
+	code := l.solve()
+	close(done)
+	wg.Wait()
+	reason := ctlReason(ctl)
+
+	if code == codeNoMemory {
+		return backends.Result{}, fmt.Errorf("lpsolve: out of memory solving %q", m.Name)
+	}
+	mip := m.NumIntegers() > 0
+	res := backends.Result{
+		Status:    mapStatus(code, reason),
+		Objective: math.NaN(),
+		Bound:     math.NaN(),
+		Gap:       math.NaN(),
+		Solver:    name,
+		Message:   l.statusText(code),
+	}
+	var notes []string
+	if code == codeOptimal || code == codeSubOptimal && (!mip || l.solutionCount() > 0) {
+		res.Values = make([]float64, m.NumVars())
+		if !l.variables(res.Values) {
+			return backends.Result{}, fmt.Errorf("lpsolve: get_variables failed")
+		}
+		res.HasSolution = true
+		res.Objective = l.objective() + m.ObjectiveConstant()
+	}
+	if code == codeSubOptimal && reason == 0 {
+		if opts.TimeLimit > 0 && time.Since(begin) >= opts.TimeLimit {
+			res.Status = backends.TimeLimit // lp_solve's own whole-second timeout fired
+		}
+	}
+	if res.Status == backends.Optimal {
+		// lp_solve reports no dual bound. A proof with zero gaps makes the objective
+		// the bound; with gaps, lp_solve prunes nodes within max(abs, rel·(1+|z|)) of
+		// the incumbent z (its own relative-difference formula), which bounds how far
+		// the true optimum can be.
+		slack := math.Max(opts.AbsGap, opts.RelGap*(1+math.Abs(res.Objective-m.ObjectiveConstant())))
+		res.Bound = res.Objective - float64(m.Sense())*slack
+	}
+	if mip {
+		res.Nodes = l.nodes()
+	}
+	if start := m.Start(); start != nil {
+		notes = append(notes, useStart(m, start, &res)...)
+	}
+	if res.HasSolution {
+		res.Gap = backends.RelativeGap(res.Objective, res.Bound)
+	}
+	res.Time = time.Since(begin)
+	if len(notes) > 0 {
+		res.Message += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return res, nil
+}
+
+// useStart applies the MIP start the only way lp_solve 5.5 allows (it has no MIP
+// start API): a complete start that model.Verify finds feasible replaces a missing or
+// worse incumbent. A feasible start also contradicts an infeasibility claim, which is
+// then reported as a numerical error. It returns notes for Result.Message.
+func useStart(m *model.Model, start []float64, res *backends.Result) []string {
+	for _, v := range start {
+		if math.IsNaN(v) {
+			return []string{"partial MIP start ignored: lp_solve has no MIP start"}
+		}
+	}
+	rep, err := m.Verify(start)
+	if err != nil || !rep.Feasible() {
+		return []string{"infeasible MIP start ignored"}
+	}
+	sign := float64(m.Sense())
+	switch {
+	case res.Status == backends.Infeasible:
+		res.Status = backends.NumericalError
+		res.Values, res.HasSolution, res.Objective = append([]float64(nil), start...), true, rep.Objective
+		return []string{"lp_solve claims infeasibility but the MIP start is feasible"}
+	case !res.HasSolution && res.Status != backends.Unbounded && res.Status != backends.InfeasibleOrUnbounded,
+		res.HasSolution && sign*rep.Objective < sign*res.Objective && res.Status != backends.Optimal:
+		res.Values, res.HasSolution, res.Objective = append([]float64(nil), start...), true, rep.Objective
+		return []string{"MIP start kept as the incumbent"}
+	}
+	return nil
+}
+
+// mapStatus maps an lp_solve solve() code to the common taxonomy. reason is the
+// watcher's stop reason: an abort the deadline caused is a time limit.
+func mapStatus(code, reason int) backends.Status {
+	switch code {
+	case codeOptimal:
+		return backends.Optimal
+	case codeInfeasible:
+		return backends.Infeasible
+	case codeUnbounded:
+		return backends.Unbounded
+	case codeTimeout:
+		return backends.TimeLimit
+	case codeSubOptimal, codeUserAbort:
+		switch reason {
+		case stopDeadline:
+			return backends.TimeLimit
+		case stopContext:
+			return backends.Interrupted
+		}
+		return backends.Other
+	case codeDegenerate, codeNumFailure, codeAccuracyError:
+		return backends.NumericalError
+	}
+	return backends.Other
+}
