@@ -1,0 +1,66 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// ErrNoData is returned when records hold nothing to plot.
+var ErrNoData = errors.New("plot: nothing to plot")
+
+// Figure size of every plot.
+const (
+	figWidth  = 16 * vg.Centimeter
+	figHeight = 11 * vg.Centimeter
+)
+
+// fontSize is the base font size of titles, labels and legends.
+var fontSize = font.Length(11)
+
+// newPlot returns a plot with title and axis labels (each label naming its unit).
+func newPlot(title, xLabel, yLabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = fontSize + 2
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	p.X.Label.TextStyle.Font.Size = fontSize
+	p.Y.Label.TextStyle.Font.Size = fontSize
+	p.X.Tick.Label.Font.Size = fontSize - 1
+	p.Y.Tick.Label.Font.Size = fontSize - 1
+	p.Legend.TextStyle.Font.Size = fontSize - 1
+	p.Legend.Top = true
+	p.BackgroundColor = color.White
+	return p
+}
+
+// save writes p to base: base.svg and base.png when base has no extension, else the
+// one format its extension names. It returns the files written.
+func save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
+	var files []string
+	switch ext := strings.ToLower(filepath.Ext(base)); ext {
+	case ".svg", ".png", ".pdf":
+		files = []string{base}
+	case "":
+		files = []string{base + ".svg", base + ".png"}
+	default:
+		return nil, fmt.Errorf("plot: %s: unknown image format %q (use .svg or .png)", base, ext)
+	}
+	for _, f := range files {
+		if err := p.Save(w, h, f); err != nil {
+			return nil, fmt.Errorf("plot: save %s: %w", f, err)
+		}
+	}
+	return files, nil
+}
+
+// style returns the color and glyph shape of series i.
+func style(i int) color.Color { return plotutil.Color(i) }

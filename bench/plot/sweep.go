@@ -1,0 +1,206 @@
+package plot
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+
+	"github.com/schedopt/schedopt/bench"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// minSeconds is the smallest run time drawn on log axes (faster runs are drawn at it).
+const minSeconds = 1e-4
+
+// SweepPlots draws the figures of a sweep into dir: runtime_vs_m (when the records
+// span more than one m) and quality_vs_runtime (when some method has a ratio to the
+// best known objective), each as SVG and PNG. It returns the files written, or
+// ErrNoData when there is nothing to draw.
+func SweepPlots(recs []*bench.Record, dir string) ([]string, error) {
+	var files []string
+	f, err := RuntimeVsM(recs, filepath.Join(dir, "runtime_vs_m"))
+	if err != nil && !errors.Is(err, ErrNoData) {
+		return files, err
+	}
+	files = append(files, f...)
+	f, err = QualityVsRuntime(bench.BuildReport(recs), filepath.Join(dir, "quality_vs_runtime"))
+	if err != nil && !errors.Is(err, ErrNoData) {
+		return files, err
+	}
+	files = append(files, f...)
+	if len(files) == 0 {
+		return nil, ErrNoData
+	}
+	return files, nil
+}
+
+// methodLabel is the record's label in plots: the backend, with the gap for MILP
+// backends run at several gaps.
+func methodLabels(recs []*bench.Record) func(*bench.Record) string {
+	gaps := map[string]map[float64]bool{}
+	for _, r := range recs {
+		if r.RelGap == nil {
+			continue
+		}
+		if gaps[r.Backend] == nil {
+			gaps[r.Backend] = map[float64]bool{}
+		}
+		gaps[r.Backend][*r.RelGap] = true
+	}
+	return func(r *bench.Record) string {
+		if r.RelGap != nil && len(gaps[r.Backend]) > 1 {
+			return fmt.Sprintf("%s gap %g%%", r.Backend, 100**r.RelGap)
+		}
+		return r.Backend
+	}
+}
+
+// RuntimeVsM plots, per method, the median run time against the number of machines
+// m on log–log axes, with bars from the first to the third quartile (seed 004, Fig.
+// 6.9). Runs stopped by the time limit count as the limit; failed jobs are left out.
+func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
+	label := methodLabels(recs)
+	type key struct {
+		method string
+		m      int
+	}
+	times := map[key][]float64{}
+	ms := map[int]bool{}
+	methods := map[string]bool{}
+	for _, r := range recs {
+		if r.Failed() || r.Status == bench.StatusUnsupported || r.Size.M <= 0 {
+			continue
+		}
+		t := r.SolveSeconds()
+		if r.RelGap != nil && (r.Status == bench.StatusFeasible || r.Status == bench.StatusTimeLimit) && r.TimeLimit > 0 {
+			t = r.TimeLimit
+		}
+		k := key{label(r), r.Size.M}
+		times[k] = append(times[k], math.Max(t, minSeconds))
+		ms[r.Size.M] = true
+		methods[k.method] = true
+	}
+	if len(ms) < 2 {
+		return nil, ErrNoData
+	}
+	p := newPlot("Run time vs number of machines", "machines m", "run time [s] (median, Q1–Q3)")
+	p.X.Scale = plot.LogScale{}
+	p.Y.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Left = true
+	names := sortedKeys(methods)
+	for i, meth := range names {
+		var pts plotter.XYs
+		var errs plotter.YErrors
+		for _, m := range sortedInts(ms) {
+			ts := times[key{meth, m}]
+			if len(ts) == 0 {
+				continue
+			}
+			sort.Float64s(ts)
+			med := bench.Quantile(ts, 0.5)
+			pts = append(pts, plotter.XY{X: float64(m), Y: med})
+			errs = append(errs, struct{ Low, High float64 }{med - bench.Quantile(ts, 0.25), bench.Quantile(ts, 0.75) - med})
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		l, s, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, s.Color, s.Shape = style(i), style(i), plotutil.Shape(i)
+		l.Width = vg.Points(1.5)
+		l.Dashes = plotutil.Dashes(i)
+		eb, err := plotter.NewYErrorBars(errPoints{pts, errs})
+		if err != nil {
+			return nil, err
+		}
+		eb.Color = style(i)
+		p.Add(l, s, eb)
+		p.Legend.Add(meth, l, s)
+	}
+	p.Add(plotterGrid())
+	return save(p, base, figWidth, figHeight)
+}
+
+// errPoints pairs points with their asymmetric Y errors.
+type errPoints struct {
+	plotter.XYs
+	errs plotter.YErrors
+}
+
+func (e errPoints) YError(i int) (float64, float64) { return e.errs[i].Low, e.errs[i].High }
+
+type xyErrPoints struct {
+	plotter.XYs
+	xerr plotter.XErrors
+	yerr plotter.YErrors
+}
+
+func (e xyErrPoints) XError(i int) (float64, float64) { return e.xerr[i].Low, e.xerr[i].High }
+func (e xyErrPoints) YError(i int) (float64, float64) { return e.yerr[i].Low, e.yerr[i].High }
+
+// QualityVsRuntime plots, per method, the median ratio of its objective to the best
+// known one against its median run time (log axis), with quartile bars in both
+// directions (seed 004, Fig. 6.10).
+func QualityVsRuntime(rep *bench.Report, base string) ([]string, error) {
+	if len(rep.Quality) == 0 {
+		return nil, ErrNoData
+	}
+	p := newPlot("Solution quality vs run time", "run time [s] (median, Q1–Q3)", "objective / best known (median, Q1–Q3)")
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	for i, q := range rep.Quality {
+		t := math.Max(q.MedianSeconds, minSeconds)
+		pts := plotter.XYs{{X: t, Y: q.Median}}
+		e := xyErrPoints{XYs: pts,
+			xerr: plotter.XErrors{{Low: t - math.Max(q.Q1Sec, minSeconds), High: math.Max(q.Q3Sec, minSeconds) - t}},
+			yerr: plotter.YErrors{{Low: q.Median - q.Q1, High: q.Q3 - q.Median}}}
+		s, err := plotter.NewScatter(pts)
+		if err != nil {
+			return nil, err
+		}
+		s.Color, s.Shape, s.Radius = style(i), plotutil.Shape(i), vg.Points(4)
+		xb, err := plotter.NewXErrorBars(e)
+		if err != nil {
+			return nil, err
+		}
+		yb, err := plotter.NewYErrorBars(e)
+		if err != nil {
+			return nil, err
+		}
+		xb.Color, yb.Color = style(i), style(i)
+		p.Add(xb, yb, s)
+		p.Legend.Add(fmt.Sprintf("%s (n=%d)", q.Label, q.Count), s)
+	}
+	// Keep the ratio axis starting at 1 (the best), with some head room.
+	p.Y.Min = math.Min(p.Y.Min, 1)
+	p.Y.Max = math.Max(p.Y.Max*1.05, 1.05)
+	p.Add(plotterGrid())
+	return save(p, base, figWidth, figHeight)
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedInts(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}

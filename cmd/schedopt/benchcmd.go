@@ -1,0 +1,262 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/bench/plot"
+	"github.com/spf13/cobra"
+)
+
+func newBenchCmd(e *env) *cobra.Command {
+	var out, shardStr, reportDir string
+	var workers int
+	var scale float64
+	var dryRun, noPlots bool
+	cmd := &cobra.Command{
+		Use:   "bench SPEC.json",
+		Short: "Run a sweep of instances × backends × time limits × gaps",
+		Long: `bench runs the sweep a spec describes (see docs/bench.md and bench/specs/): every
+combination of instance, backend (highs, lpsolve, exact, heuristic:NAME or heuristic:*),
+time limit, gap and repetition is one job. Jobs run on a pool of workers, one per core,
+with a live progress bar on stderr (plain progress lines when stderr is not a terminal).
+
+Each finished job is appended to the results file as one JSON line and synced to disk.
+A killed sweep resumes: run the same command again and only the missing jobs run. A job
+that fails or crashes is recorded as such and the sweep goes on.
+
+--shard i/N runs the i-th of N deterministic parts of the sweep (for several machines);
+join the parts with schedopt bench merge. A bad spec (missing instance, unknown backend,
+malformed duration) fails before any job starts, with exit status 2.
+
+After the sweep the summary table is printed; --report DIR also writes the Markdown and
+CSV reports and the plots.`,
+		Example: `  schedopt bench bench/specs/default.json --report out/
+  schedopt bench bench/specs/dltmulti-6.4.json --time-scale 0.1 -o out/64.jsonl
+  schedopt bench bench/specs/dltmulti-6.4.json --shard 2/4 -o out/64.part2.jsonl
+  schedopt bench merge -o out/64.jsonl out/64.part*.jsonl
+  schedopt bench report out/64.jsonl -o out/report/`,
+		Args: argsOf(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			specPath := args[0]
+			var shard bench.Shard
+			if shardStr != "" {
+				s, err := bench.ParseShard(shardStr)
+				if err != nil {
+					return err
+				}
+				shard = s
+			}
+			if !(scale > 0) {
+				return usagef("--time-scale: must be > 0, got %g", scale)
+			}
+			if workers < 0 {
+				return usagef("--workers: must be >= 0, got %d", workers)
+			}
+			spec, err := bench.LoadSpec(specPath)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "planning %s...\n", specPath)
+			plan, err := bench.NewPlan(spec, bench.PlanOptions{SpecFile: specPath, TimeScale: scale})
+			if err != nil {
+				return err
+			}
+			if out == "" {
+				out = defaultResultsPath(specPath, shard)
+			}
+			fmt.Fprintf(e.stderr, "%d instance(s), %d job(s)", len(plan.Instances), len(plan.Jobs))
+			if shard.Count > 1 {
+				fmt.Fprintf(e.stderr, " (shard %s)", shard)
+			}
+			fmt.Fprintf(e.stderr, "; results in %s\n", out)
+			if dryRun {
+				for _, j := range plan.Jobs {
+					if shard.Owns(j.Key) {
+						fmt.Fprintln(e.stdout, j.Key)
+					}
+				}
+				return nil
+			}
+			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+				return err
+			}
+			host, _ := os.Hostname()
+			pr := newProgress(e.stderr, e.stderrTTY)
+			sum, err := bench.RunSweep(cmd.Context(), plan, bench.SweepOptions{
+				Output: out, Shard: shard, Workers: workers, Host: host,
+				OnStart: pr.Start, OnDone: pr.Done,
+			})
+			pr.Finish()
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return exitError{code: exitFailure, msg: fmt.Sprintf("interrupted after %d job(s); rerun the same command to resume", sum.Ran)}
+				}
+				return err
+			}
+			recs, err := bench.ReadRecords(out)
+			if err != nil {
+				return err
+			}
+			rep := bench.BuildReport(recs)
+			if err := rep.WriteSummary(e.stdout); err != nil {
+				return err
+			}
+			if reportDir != "" {
+				if err := writeReport(e, rep, recs, reportDir, titleOf(spec, specPath), !noPlots); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&out, "output", "o", "", "results file, JSON lines (default out/<spec>.jsonl, or out/<spec>.shard-i-of-N.jsonl)")
+	fl.StringVar(&shardStr, "shard", "", "run only part i of N of the jobs, e.g. 2/4")
+	fl.IntVar(&workers, "workers", 0, "jobs run at once (default: the number of cores)")
+	fl.Float64Var(&scale, "time-scale", 1, "multiply every time limit, e.g. 0.1 on a laptop")
+	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV) and plots to this directory")
+	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
+	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them")
+	cmd.AddCommand(newBenchMergeCmd(e), newBenchReportCmd(e))
+	return cmd
+}
+
+func titleOf(spec *bench.Spec, path string) string {
+	if spec != nil && spec.Name != "" {
+		return "schedopt sweep: " + spec.Name
+	}
+	return "schedopt sweep: " + strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+func defaultResultsPath(specPath string, shard bench.Shard) string {
+	base := strings.TrimSuffix(filepath.Base(specPath), filepath.Ext(specPath))
+	if shard.Count > 1 {
+		return filepath.Join("out", fmt.Sprintf("%s.shard-%d-of-%d.jsonl", base, shard.Index, shard.Count))
+	}
+	return filepath.Join("out", base+".jsonl")
+}
+
+func newBenchMergeCmd(e *env) *cobra.Command {
+	var out string
+	cmd := &cobra.Command{
+		Use:   "merge -o OUT.jsonl IN.jsonl...",
+		Short: "Join the results files of the shards of a sweep",
+		Long: `merge joins results files (for example the shards of one sweep) into one, with one
+record per job, sorted by job key. When a job appears twice, the record that did not fail
+is kept.`,
+		Example: `  schedopt bench merge -o out/all.jsonl out/spec.shard-1-of-2.jsonl out/spec.shard-2-of-2.jsonl`,
+		Args:    argsOf(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usagef("merge: -o OUT.jsonl is required")
+			}
+			for _, in := range args {
+				if same, _ := sameFile(in, out); same {
+					return usagef("merge: output %s is also an input", out)
+				}
+			}
+			if dir := filepath.Dir(out); dir != "" {
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					return err
+				}
+			}
+			res, err := bench.Merge(out, args)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "wrote %s: %d record(s), %d duplicate(s) dropped\n", out, res.Records, res.Duplicates)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&out, "output", "o", "", "merged results file (required)")
+	return cmd
+}
+
+func sameFile(a, b string) (bool, error) {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	sb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(sa, sb), nil
+}
+
+func newBenchReportCmd(e *env) *cobra.Command {
+	var dir, title string
+	var noPlots bool
+	cmd := &cobra.Command{
+		Use:   "report RESULTS.jsonl... [-o DIR]",
+		Short: "Summarise sweep results as Markdown, CSV and plots",
+		Long: `report reads results files and writes, to DIR:
+  report.md   per backend: solved counts, shifted geometric mean of times (shift 1 s),
+              mean gap at the time limit; the agreement table of every pair of backends
+              and exact oracles, listing every disagreement with the instance and both
+              values; heuristic (and MIP) quality against the best known objective as
+              quartiles of the ratio (seed 004, Fig. 6.10); failed jobs
+  report.csv  the same tables as CSV
+  *.svg/*.png runtime vs m (log axes) and quality vs runtime, per method
+It prints the per-backend table on stdout.`,
+		Example: `  schedopt bench report out/default.jsonl -o out/
+  schedopt bench report out/a.jsonl out/b.jsonl -o out/both --no-plots`,
+		Args: argsOf(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var recs []*bench.Record
+			for _, in := range args {
+				r, err := bench.ReadRecords(in)
+				if err != nil {
+					return err
+				}
+				recs = append(recs, r...)
+			}
+			if len(recs) == 0 {
+				return usagef("report: %s holds no results", strings.Join(args, ", "))
+			}
+			rep := bench.BuildReport(recs)
+			if err := rep.WriteSummary(e.stdout); err != nil {
+				return err
+			}
+			if title == "" {
+				title = "schedopt results: " + strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+			}
+			return writeReport(e, rep, recs, dir, title, !noPlots)
+		},
+	}
+	cmd.Flags().StringVarP(&dir, "output", "o", "out", "directory for report.md, report.csv and the plots")
+	cmd.Flags().StringVar(&title, "title", "", "title of the Markdown report")
+	cmd.Flags().BoolVar(&noPlots, "no-plots", false, "skip the plots")
+	return cmd
+}
+
+// writeReport writes report.md, report.csv and the plots into dir.
+func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title string, plots bool) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	md := filepath.Join(dir, "report.md")
+	if err := writeFileAtomic(md, func(w io.Writer) error { return rep.WriteMarkdown(w, title) }); err != nil {
+		return fmt.Errorf("write %s: %w", md, err)
+	}
+	csvPath := filepath.Join(dir, "report.csv")
+	if err := writeFileAtomic(csvPath, rep.WriteCSV); err != nil {
+		return fmt.Errorf("write %s: %w", csvPath, err)
+	}
+	written := []string{md, csvPath}
+	if plots {
+		files, err := plot.SweepPlots(recs, dir)
+		if err != nil && !errors.Is(err, plot.ErrNoData) {
+			return fmt.Errorf("plots: %w", err)
+		}
+		written = append(written, files...)
+	}
+	fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(written, ", "))
+	return nil
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/model"
+	"github.com/spf13/cobra"
+)
+
+func newExportCmd(e *env) *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export INSTANCE.json --format mps|lp [-o FILE]",
+		Short: "Write an instance's MILP as free MPS or CPLEX LP",
+		Long: `export builds the MILP of an instance, exactly as solve would, and writes it in free
+MPS or CPLEX LP format, so other solvers can read it (and schedopt solve-mps can solve it
+again). The output is byte-identical for the same instance.`,
+		Example: `  schedopt export instances/dlt-multi-small.json --format mps -o dlt.mps
+  schedopt export instances/stencil-small.json --format lp | less
+  schedopt export instances/workload-small.json --format mps | schedopt solve-mps /dev/stdin`,
+		Args: argsOf(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var write func(m *model.Model, w io.Writer) error
+			switch format {
+			case "mps":
+				write = func(m *model.Model, w io.Writer) error { return m.WriteMPS(w) }
+			case "lp":
+				write = writeLP
+			case "":
+				return usagef("--format: missing (mps or lp)")
+			default:
+				return usagef("--format: unknown format %q (mps or lp)", format)
+			}
+			p, err := bench.LoadFile(args[0])
+			if err != nil {
+				return err
+			}
+			f, err := p.Formulate()
+			if err != nil {
+				return fmt.Errorf("%s: formulate: %w", args[0], err)
+			}
+			if err := f.Model.Validate(); err != nil {
+				return fmt.Errorf("%s: formulate: %w", args[0], err)
+			}
+			if out == "" || out == "-" {
+				bw := bufio.NewWriter(e.stdout)
+				if err := write(f.Model, bw); err != nil {
+					return fmt.Errorf("write %s: %w", format, err)
+				}
+				return bw.Flush()
+			}
+			if err := writeFileAtomic(out, func(w io.Writer) error { return write(f.Model, w) }); err != nil {
+				return fmt.Errorf("write %s: %w", out, err)
+			}
+			fmt.Fprintf(e.stderr, "wrote %s (%d variables, %d rows)\n", out, f.Model.NumVars(), f.Model.NumRows())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "output format: mps or lp (required)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: stdout)")
+	return cmd
+}
+
+// writeLP writes m in CPLEX LP format, when the model package has the writer.
+func writeLP(m *model.Model, w io.Writer) error {
+	lw, ok := any(m).(interface{ WriteLP(io.Writer) error })
+	if !ok {
+		return fmt.Errorf("the LP writer is not available in this build")
+	}
+	return lw.WriteLP(w)
+}
+
+// writeFileAtomic writes a file through a temporary file and a rename, so a failed
+// write leaves no half file behind.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/schedopt/schedopt/domain"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of the command line.
+const (
+	exitOK       = 0
+	exitFailure  = 1 // a failure that is not the user's input
+	exitBadInput = 2 // bad input or usage
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// env is what the commands write to.
+type env struct {
+	stdout io.Writer
+	stderr io.Writer
+	// stderrTTY reports whether stderr is a terminal (progress bars) .
+	stderrTTY bool
+}
+
+// run executes the command line args and returns the exit status. Tests call it
+// in-process.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	root := newRoot(e)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	code := exitCode(err)
+	fmt.Fprintln(stderr, "schedopt: "+oneLine(err.Error()))
+	return code
+}
+
+// usageError marks bad command-line usage (exit 2).
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// exitError carries an explicit exit status with a message (the message may be empty
+// when the command already reported the failure).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+
+func exitCode(err error) int {
+	var ee exitError
+	var ue usageError
+	switch {
+	case errors.As(err, &ee):
+		return ee.code
+	case errors.As(err, &ue), errors.Is(err, domain.ErrBadInput):
+		return exitBadInput
+	case isCobraUsage(err):
+		return exitBadInput
+	}
+	return exitFailure
+}
+
+// isCobraUsage recognises cobra's own usage errors (unknown command, wrong argument
+// count), which it returns as plain errors.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "accepts ", "requires at least", "requires exactly", "accepts at most",
+		"unknown flag", "unknown shorthand flag", "invalid argument", "flag needs an argument", "required flag"} {
+		if strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+func newRoot(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "schedopt",
+		Short: "Exact, energy-aware scheduling of parallel computations",
+		Long: `schedopt solves scheduling instances of five kinds (dlt-flat, dlt-single,
+dlt-multi, stencil, workload, partition) exactly: it formulates each as a MILP, solves it
+with HiGHS or lp_solve (or an exact combinatorial algorithm), decodes the schedule,
+re-evaluates it with an independent simulator and cross-checks the optimum against an
+exact oracle. A result is never called optimal without the solver's proof.
+
+Exit status: 0 for any definite solver status (infeasible included), 2 for bad input
+or usage (one line on stderr naming the file, the field and the reason), 1 otherwise.`,
+		Example: `  schedopt solve instances/workload-small.json
+  schedopt solve instances/dlt-multi-small.json --backend lpsolve --time-limit 60s --json
+  schedopt gen dlt-multi --m 10 --seed 1 -o inst.json
+  schedopt bench bench/specs/default.json`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{fmt.Errorf("%s: %w (see %s --help)", c.CommandPath(), err, c.CommandPath())}
+	})
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.AddCommand(newSolveCmd(e), newExportCmd(e), newSolveMPSCmd(e), newGenCmd(e), newBenchCmd(e),
+		newFrontCmd(e), newVersionCmd(e))
+	return root
+}
+
+// argsOf wraps a cobra positional-argument check so its error is a usage error.
+func argsOf(check cobra.PositionalArgs) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return usageError{fmt.Errorf("%s: %w (see %s --help)", cmd.CommandPath(), err, cmd.CommandPath())}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/bench"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// solveFlags are the flags solve, solve-mps and front share.
+type solveFlags struct {
+	backend   string
+	timeLimit time.Duration
+	gap       float64
+	threads   int
+	json      bool
+	noCheck   bool
+	log       bool
+}
+
+func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
+	names := "highs|lpsolve"
+	if withExact {
+		names += "|exact"
+	}
+	fs.StringVar(&f.backend, "backend", bench.BackendHiGHS, "solver backend: "+names)
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "solver time limit, e.g. 60s or 5m (0: none)")
+	fs.Float64Var(&f.gap, "gap", backends.DefaultRelGap, "relative MIP gap; the solve stops when proven within it")
+	fs.IntVar(&f.threads, "threads", 0, "solver threads (0: the solver's choice)")
+	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object on stdout")
+	fs.BoolVar(&f.log, "log", false, "show the solver's log on stderr")
+}
+
+// options checks the flags and returns the backend options.
+func (f *solveFlags) options(e *env, withExact bool) (backends.Options, error) {
+	if !withExact && f.backend == bench.BackendExact {
+		return backends.Options{}, usagef("--backend: exact is not available here (use highs or lpsolve)")
+	}
+	if strings.HasPrefix(f.backend, bench.HeuristicPrefix) {
+		return backends.Options{}, usagef("--backend: %q: heuristics run in sweeps (schedopt bench), not in solve", f.backend)
+	}
+	if err := bench.CheckBackend("--backend", f.backend); err != nil {
+		return backends.Options{}, err
+	}
+	if !(f.gap >= 0 && f.gap < 1) {
+		return backends.Options{}, usagef("--gap: relative gap %g must be in [0, 1)", f.gap)
+	}
+	if f.timeLimit < 0 {
+		return backends.Options{}, usagef("--time-limit: must be >= 0, got %s", f.timeLimit)
+	}
+	if f.threads < 0 {
+		return backends.Options{}, usagef("--threads: must be >= 0, got %d", f.threads)
+	}
+	o := backends.Options{TimeLimit: f.timeLimit, RelGap: f.gap, Threads: f.threads}
+	if f.log {
+		o.Log = e.stderr
+	}
+	return o, nil
+}
+
+func newSolveCmd(e *env) *cobra.Command {
+	var f solveFlags
+	var plotPath string
+	cmd := &cobra.Command{
+		Use:   "solve INSTANCE.json",
+		Short: "Solve one instance and check the result",
+		Long: `solve loads an instance (any kind of the spec), builds its MILP, solves it with the
+chosen backend (or the exact combinatorial algorithm with --backend exact), decodes the
+schedule, re-evaluates it with the kind's independent evaluator and, unless --no-check,
+cross-checks the objective with the exact oracle where one exists.
+
+The status is "optimal" only when the solver proved optimality within --gap; "feasible"
+is a solution without that proof (for example at the time limit); "time_limit" means the
+limit was reached without a solution. The exit status is 0 for every such definite
+status, infeasible included.`,
+		Example: `  schedopt solve instances/workload-small.json
+  schedopt solve instances/dlt-multi-small.json --time-limit 60s --gap 0.002 --json
+  schedopt solve instances/stencil-small.json --backend lpsolve --no-check
+  schedopt solve instances/workload-small.json --backend exact
+  schedopt solve instances/dlt-multi-small.json --plot out/gantt.svg`,
+		Args: argsOf(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.options(e, true)
+			if err != nil {
+				return err
+			}
+			if err := checkPlotPath(plotPath); err != nil {
+				return err
+			}
+			p, err := bench.LoadFile(args[0])
+			if err != nil {
+				return err
+			}
+			solver, err := bench.NewSolver(f.backend)
+			if err != nil {
+				return err
+			}
+			if !f.json {
+				fmt.Fprintf(e.stderr, "solving %s (%s) with %s...\n", p.Name(), p.Kind(), f.backend)
+			}
+			res, err := bench.Run(cmd.Context(), p, bench.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
+			if err != nil {
+				if f.json {
+					res := &bench.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: bench.StatusError, Message: err.Error()}
+					if werr := writeJSON(e.stdout, res); werr != nil {
+						return werr
+					}
+				}
+				return err
+			}
+			if f.json {
+				if err := writeJSON(e.stdout, res); err != nil {
+					return err
+				}
+			} else {
+				writeSummary(e.stdout, res)
+			}
+			if plotPath != "" {
+				if err := plotResult(args[0], res, plotPath); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "wrote %s\n", plotPath)
+			}
+			return statusExit(res, cmd.Context())
+		},
+	}
+	f.register(cmd.Flags(), true)
+	cmd.Flags().BoolVar(&f.noCheck, "no-check", false, "skip the cross-check with the exact oracle (the evaluator always runs)")
+	cmd.Flags().StringVar(&plotPath, "plot", "", "also plot the result to FILE (.svg or .png): a Gantt chart for dlt-multi, the front for workload pareto")
+	return cmd
+}
+
+// statusExit maps a result's status to the exit status: 0 for every definite status,
+// 1 for "error" (the message is already in the result).
+func statusExit(res *bench.Result, ctx context.Context) error {
+	if res.Status == bench.StatusError {
+		msg := res.Message
+		if msg == "" {
+			msg = "the solve ended in an error"
+		}
+		return exitError{code: exitFailure, msg: res.Name + ": " + msg}
+	}
+	if ctx.Err() != nil && res.Status == bench.StatusTimeLimit {
+		return exitError{code: exitFailure, msg: "interrupted"}
+	}
+	return nil
+}
+
+// writeJSON prints v as one JSON object and a newline. NaN and infinite numbers,
+// which JSON cannot hold, are an error rather than a broken document.
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode result: %w", err)
+	}
+	b = append(b, '\n')
+	_, err = w.Write(b)
+	return err
+}
+
+// writeSummary prints a result for people.
+func writeSummary(w io.Writer, r *bench.Result) {
+	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	pf("instance   %s (%s)\n", r.Name, r.Kind)
+	if r.Solver != "" {
+		pf("backend    %s (%s)\n", r.Backend, r.Solver)
+	} else {
+		pf("backend    %s\n", r.Backend)
+	}
+	pf("status     %s\n", r.Status)
+	if r.Objective != nil {
+		pf("objective  %s\n", num(*r.Objective))
+	}
+	if r.Bound != nil {
+		pf("bound      %s\n", num(*r.Bound))
+	}
+	if r.Gap != nil {
+		pf("gap        %.4g%%\n", 100**r.Gap)
+	}
+	pf("time       build %.3f s, solve %.3f s\n", r.Seconds.Build, r.Seconds.Solve)
+	if r.Model.Variables > 0 {
+		pf("model      %d variables (%d integer), %d rows, %d nonzeros\n", r.Model.Variables, r.Model.Integers, r.Model.Rows, r.Model.Nonzeros)
+	}
+	if r.Nodes > 0 {
+		pf("nodes      %d\n", r.Nodes)
+	}
+	if ev := r.Check.Evaluator; ev != nil {
+		verdict := "ok"
+		if !ev.OK {
+			verdict = "REJECTED: " + ev.Message
+		}
+		pf("evaluator  %s (objective %s, max violation %.2g)\n", verdict, num(ev.Objective), ev.MaxViolation)
+	}
+	if ex := r.Check.Exact; ex != nil {
+		v := "no optimum"
+		if ex.Objective != nil {
+			v = num(*ex.Objective)
+		}
+		verdict := "agrees"
+		if !ex.Agree {
+			verdict = "DISAGREES"
+		}
+		pf("exact      %s: %s, %s%s\n", ex.Algorithm, v, verdict, msgSuffix(ex.Message))
+	}
+	if r.Message != "" {
+		pf("message    %s\n", r.Message)
+	}
+	if r.Solution != nil {
+		b, err := json.Marshal(r.Solution)
+		if err == nil {
+			s := string(b)
+			const maxShown = 600
+			if len(s) > maxShown {
+				s = s[:maxShown] + " ... (use --json for all of it)"
+			}
+			pf("solution   %s\n", s)
+		}
+	}
+}
+
+func msgSuffix(m string) string {
+	if m == "" {
+		return ""
+	}
+	return " (" + m + ")"
+}
+
+func num(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return fmt.Sprintf("%.10g", x)
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/model"
+	"github.com/spf13/cobra"
+)
+
+// KindMPS is the result kind of solve-mps.
+const KindMPS = "mps"
+
+func newSolveMPSCmd(e *env) *cobra.Command {
+	var f solveFlags
+	cmd := &cobra.Command{
+		Use:   "solve-mps FILE.mps",
+		Short: "Solve a MILP given as a free MPS file",
+		Long: `solve-mps reads a free-format MPS file, solves it with HiGHS or lp_solve and verifies
+the solution against the model independently of the solver (bounds, rows, integrality and
+the objective are recomputed). The result has kind "mps"; its solution maps column names
+to values.
+
+A malformed file, an unknown section, a NaN value or a missing file is bad input: exit
+status 2 with one line naming the file, the line or field, and the reason.`,
+		Example: `  schedopt solve-mps model.mps
+  schedopt solve-mps model.mps --backend lpsolve --time-limit 30s --json
+  schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps`,
+		Args: argsOf(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts, err := f.options(e, false)
+			if err != nil {
+				return err
+			}
+			path := args[0]
+			t0 := time.Now()
+			m, err := readMPSFile(path)
+			if err != nil {
+				return err
+			}
+			build := time.Since(t0).Seconds()
+			solver, err := bench.NewSolver(f.backend)
+			if err != nil {
+				return err
+			}
+			raw, err := solver.Solve(cmd.Context(), m, opts)
+			if err != nil {
+				if f.json {
+					writeJSON(e.stdout, &bench.Result{Kind: KindMPS, Name: mpsName(path, m), Backend: f.backend, Status: bench.StatusError, Message: err.Error()})
+				}
+				return fmt.Errorf("%s: solve with %s: %w", path, f.backend, err)
+			}
+			res := mpsResult(path, m, f.backend, raw)
+			res.Seconds.Build = build
+			if f.json {
+				if err := writeJSON(e.stdout, res); err != nil {
+					return err
+				}
+			} else {
+				writeSummary(e.stdout, res)
+			}
+			return statusExit(res, cmd.Context())
+		},
+	}
+	f.register(cmd.Flags(), false)
+	return cmd
+}
+
+// readMPSFile reads an MPS file; every problem with the file is a FieldError naming it.
+func readMPSFile(path string) (*model.Model, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		reason := err.Error()
+		if os.IsNotExist(err) {
+			reason = "no such file"
+		}
+		return nil, &domain.FieldError{File: path, Reason: reason}
+	}
+	defer fh.Close()
+	m, err := readMPS(fh)
+	if err != nil {
+		return nil, domain.InFile(path, err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, domain.InFile(path, err)
+	}
+	return m, nil
+}
+
+func mpsName(path string, m *model.Model) string {
+	if m != nil && m.Name != "" {
+		return m.Name
+	}
+	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// mpsResult turns a raw backend result into the result object: statuses mapped as for
+// every kind, and the solution verified against the model.
+func mpsResult(path string, m *model.Model, backend string, raw backends.Result) *bench.Result {
+	res := &bench.Result{
+		Kind: KindMPS, Name: mpsName(path, m), Backend: backend,
+		Status: bench.MapStatus(raw, m), Model: bench.Stats(m),
+		Nodes: raw.Nodes, Solver: raw.Solver, Message: raw.Message,
+	}
+	res.Seconds.Solve = raw.Time.Seconds()
+	if finite(raw.Bound) {
+		b := raw.Bound
+		res.Bound = &b
+	}
+	if !raw.HasSolution {
+		return res
+	}
+	rep, err := m.Verify(raw.Values)
+	if err != nil {
+		res.Status = bench.StatusError
+		res.Message = "verify solution: " + err.Error()
+		return res
+	}
+	obj := rep.Objective
+	res.Objective = &obj
+	if finite(raw.Bound) {
+		g := backends.RelativeGap(obj, raw.Bound)
+		res.Gap = &g
+	}
+	ev := bench.EvaluatorCheck{OK: rep.Feasible(), Objective: obj, MaxViolation: rep.MaxViolation(), Message: rep.Worst}
+	res.Check.Evaluator = &ev
+	if !ev.OK {
+		res.Status = bench.StatusError
+		res.Message = "solver returned a point that violates the model: " + rep.Worst
+	}
+	values := make(map[string]float64, m.NumVars())
+	for j, v := range raw.Values {
+		values[m.VarName(model.Var(j))] = v
+	}
+	res.Solution = map[string]any{"values": values}
+	return res
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
