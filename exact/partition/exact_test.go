@@ -29,7 +29,9 @@ func solve(t *testing.T, in *partition.Instance) Result {
 	return res
 }
 
-func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
+func near(a, b float64) bool {
+	return math.Abs(a-b) <= 1e-9*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
 
 // Two portions, one pure compute and one pure memory, on processors with equal flop
 // rates: the makespan 0.5 needs both portions split (an interior point of the
