@@ -1,0 +1,161 @@
+package dlt
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+)
+
+// sec522 is the §5.2.2 default system with m machines (O = 0, b2 and l2 from ρ = 996).
+func sec522(m int) *dm.Instance {
+	mc := dm.Machine{A1: 0.082, A2: 2.366, K1: 13, K2: 294, Rho: 996, C: 0.0078, S: 10, PI: 14, PN: 91, PS: 101}
+	in := &dm.Instance{Kind: dm.Kind, V: 10000, N: 1, P0N: 91, Objective: dm.MinTime}
+	for range m {
+		in.Machines = append(in.Machines, mc)
+	}
+	return in
+}
+
+// The reference note (§1.7) simulates SSC at the §5.2.2 defaults: m = 2 (N_f = 0)
+// T = 465.0 s, E = 181024 J; m = 3 (N_f = 1) T = 367.8 s, E = 169784 J.
+func TestSSCAtSection522DefaultsMatchesTheReferenceSimulation(t *testing.T) {
+	for _, c := range []struct {
+		m    int
+		T, E float64
+	}{{2, 465.0, 181024}, {3, 367.8, 169784}} {
+		in := sec522(c.m)
+		s, err := Homogeneous(in, SSC)
+		if err != nil {
+			t.Fatal(err)
+		}
+		T, parts, err := dm.EvaluateCh5(in, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(T-c.T) > 0.05 || math.Abs(parts.Total()-c.E) > 0.5 {
+			t.Errorf("m = %d: T = %.2f (want %.1f), E = %.1f (want %.0f)", c.m, T, c.T, parts.Total(), c.E)
+		}
+	}
+}
+
+func TestClosedFormsAgreeWithSimulationOnlyWhenNfPositive(t *testing.T) {
+	for m := 2; m <= 11; m++ {
+		in := sec522(m)
+		for _, rule := range []Rule{SSC, SCU, SCO} {
+			s, err := Homogeneous(in, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			T, parts, err := dm.EvaluateCh5(in, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			alpha := s.Messages[0].Size
+			cT, cE, ok := ClosedFormCh5(in, alpha)
+			if math.Abs(cT-T) > 1e-6*T {
+				t.Errorf("m = %d %s: (5.12) T = %g, simulation %g", m, rule, cT, T)
+			}
+			if ok && math.Abs(cE-parts.Total()) > 1e-6*cE {
+				t.Errorf("m = %d %s: (5.15) E = %g, simulation %g with N_f >= 1", m, rule, cE, parts.Total())
+			}
+		}
+	}
+	// m = 2, SSC: N_f = 0 and the closed energy is off (177402 vs 181024 J).
+	in := sec522(2)
+	_, cE, ok := ClosedFormCh5(in, 996)
+	if ok || math.Abs(cE-177402) > 1 {
+		t.Errorf("m = 2: closed form E = %g ok = %v, want 177402 and not ok", cE, ok)
+	}
+}
+
+func TestHomogeneousRulesSendTheWholeLoadFeasibly(t *testing.T) {
+	for _, rule := range HomogeneousRules {
+		for _, m := range []int{1, 4, 12} {
+			in := sec522(m)
+			s, err := Homogeneous(in, rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
+			if !r.OK() {
+				t.Errorf("%s m = %d: %s", rule, m, r.Worst())
+			}
+			for _, msg := range s.Messages {
+				if rule != SCO && msg.Size > 996+1e-9 {
+					t.Errorf("%s m = %d: chunk %g exceeds ρ", rule, m, msg.Size)
+					break
+				}
+			}
+		}
+	}
+}
+
+func TestOnlineHeuristicsAreFeasibleForEveryRule(t *testing.T) {
+	in, err := dm.Generate(dm.GenConfig{M: 10, N: 12, V: 24000, P0N: 100, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []Rule{SSC, GSS} {
+		for _, p := range PSRs {
+			s, err := Online(in, rule, p, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
+			if !r.OK() {
+				t.Errorf("%s/%s: %s", rule, p, r.Worst())
+			}
+			if r.Makespan < dm.ValidLowerBoundTime(in) {
+				t.Errorf("%s/%s: T %g below the valid bound", rule, p, r.Makespan)
+			}
+		}
+		best, _, err := Super(context.Background(), in, rule, ByTime, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bt := dm.Evaluate(in, best, dm.EvalOptions{AnyCount: true}).Makespan
+		for _, p := range PSRs {
+			s, _ := Online(in, rule, p, 1)
+			if v := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true}).Makespan; v < bt-1e-9 {
+				t.Errorf("super-%s T %g worse than %s's %g", rule, bt, p, v)
+			}
+		}
+	}
+}
+
+func TestPSROrders(t *testing.T) {
+	in := &dm.Instance{Machines: []dm.Machine{{A1: 3, Rho: 1}, {A1: 1, Rho: 3}, {A1: 2, Rho: 2}}}
+	if o, _ := Order(in, PSRa1, 0); o[0] != 1 || o[1] != 2 || o[2] != 0 {
+		t.Errorf("a1 order %v", o)
+	}
+	if o, _ := Order(in, PSRRAM, 0); o[0] != 1 || o[2] != 0 {
+		t.Errorf("RAM order %v", o)
+	}
+	if _, err := Order(in, "bogus", 0); err == nil {
+		t.Error("unknown rule accepted")
+	}
+}
+
+func BenchmarkGSSm1000(b *testing.B) {
+	in, err := dm.Generate(dm.GenConfig{M: 1000, N: 12, V: 1e6, P0N: 100, Seed: 7})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		s, err := Online(in, GSS, PSRa1, 1)
+		if err != nil || len(s.Messages) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSuperGSSm1000(b *testing.B) {
+	in, _ := dm.Generate(dm.GenConfig{M: 1000, N: 12, V: 1e6, P0N: 100, Seed: 7})
+	for b.Loop() {
+		if _, _, err := Super(context.Background(), in, GSS, ByEnergy, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
