@@ -157,3 +157,86 @@ func MarketSplit(rng *rand.Rand, rows int) *model.Model {
 
 // closeTo reports whether a and b agree within objTol relative to max(1, |b|).
 func closeTo(a, b float64) bool { return math.Abs(a-b) <= objTol*math.Max(1, math.Abs(b)) }
+
+// RandomMixed returns a random bounded mixed-integer model: like RandomMILP, but about
+// a third of the columns are continuous with fractional bounds, and coefficients are
+// halves. It has no brute-force oracle; cross-backend tests compare solvers on it.
+func RandomMixed(rng *rand.Rand, n int) *model.Model {
+	m := model.New(fmt.Sprintf("mixed-%d", n))
+	vars := make([]model.Var, n)
+	for j := range vars {
+		lo := float64(rng.IntN(7)-3) / 2
+		hi := lo + float64(rng.IntN(8))/2
+		switch rng.IntN(3) {
+		case 0:
+			vars[j] = m.AddContinuous(lo, hi, "")
+		case 1:
+			vars[j] = m.AddBinary("")
+		default:
+			vars[j] = m.AddInteger(math.Floor(lo), math.Ceil(hi), "")
+		}
+	}
+	var e model.Expr
+	for r := range 1 + rng.IntN(n+1) {
+		e.Reset()
+		mid := 0.0
+		for _, v := range vars {
+			if rng.IntN(2) == 0 {
+				continue
+			}
+			c := float64(rng.IntN(13)-6) / 2
+			e.Add(v, c)
+			lo, hi := m.Bounds(v)
+			mid += c * (lo + hi) / 2
+		}
+		rhs := math.Round(mid*2)/2 + float64(rng.IntN(5)-2)/2
+		switch rng.IntN(4) {
+		case 0:
+			m.AddConstr(e, model.LE, rhs, fmt.Sprintf("r%d", r))
+		case 1:
+			m.AddConstr(e, model.GE, rhs, fmt.Sprintf("r%d", r))
+		case 2:
+			m.AddConstr(e, model.EQ, rhs, fmt.Sprintf("r%d", r))
+		default:
+			m.AddRange(e, rhs-float64(rng.IntN(3)), rhs+float64(rng.IntN(3)), fmt.Sprintf("r%d", r))
+		}
+	}
+	e.Reset()
+	for _, v := range vars {
+		e.Add(v, float64(rng.IntN(21)-10)/2)
+	}
+	e.AddConst(float64(rng.IntN(11) - 5))
+	sense := model.Minimize
+	if rng.IntN(2) == 0 {
+		sense = model.Maximize
+	}
+	m.SetObjective(sense, e)
+	return m
+}
+
+// BenchModel returns a model with rows rows of perRow nonzeros each over cols binary
+// columns (column indices spread with a fixed stride), ≤ rows with unit right-hand
+// sides and a cost on every column: rows·perRow nonzeros in total. It measures model
+// build and hand-off speed; it is not meant to be solved.
+func BenchModel(rows, cols, perRow int) *model.Model {
+	m := model.New("bench")
+	x := make([]model.Var, cols)
+	var e model.Expr
+	for j := range x {
+		x[j] = m.AddBinary("")
+		e.Add(x[j], float64(1+j%7))
+	}
+	m.SetObjective(model.Maximize, e)
+	stride := cols / perRow
+	if stride == 0 {
+		stride = 1
+	}
+	for r := range rows {
+		e.Reset()
+		for k := range perRow {
+			e.Add(x[(r+k*stride)%cols], float64(1+(r+k)%5))
+		}
+		m.AddConstr(e, model.LE, 1, "")
+	}
+	return m
+}

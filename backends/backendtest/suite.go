@@ -30,6 +30,7 @@ func Run(t *testing.T, s backends.Solver) {
 	t.Run("invalid input is an error", func(t *testing.T) { testInvalid(t, s) })
 	t.Run("random MILPs match brute force", func(t *testing.T) { testRandom(t, s, 40, 1) })
 	t.Run("parallel solves from several goroutines", func(t *testing.T) { testParallel(t, s) })
+	t.Run("parallel solves reproduce serial results", func(t *testing.T) { testReproduce(t, s) })
 }
 
 // Check asserts the invariants every result must satisfy: Optimal implies a
@@ -592,3 +593,42 @@ func (c *collect) Errorf(format string, args ...any) {
 	}
 }
 func (c *collect) Fatalf(format string, args ...any) { c.Errorf(format, args...) }
+
+// testReproduce solves random mixed models serially, then all at once from several
+// goroutines, and requires the same status and objective: a backend with hidden
+// shared state (globals in the C library, a shared option) fails it.
+func testReproduce(t *testing.T, s backends.Solver) {
+	const count, workers = 48, 8
+	rng := rand.New(rand.NewPCG(21, 22))
+	models := make([]*model.Model, count)
+	serial := make([]backends.Result, count)
+	for i := range models {
+		models[i] = RandomMixed(rng, 3+rng.IntN(8))
+		models[i].Name = fmt.Sprintf("mixed#%d", i)
+		serial[i] = solveOK(t, s, context.Background(), models[i], backends.Options{})
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, count)
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < count; i += workers {
+				res, err := s.Solve(context.Background(), models[i], backends.Options{})
+				switch {
+				case err != nil:
+					errs <- err
+				case res.Status != serial[i].Status:
+					errs <- fmt.Errorf("%s: parallel %s, serial %s", models[i].Name, res.Status, serial[i].Status)
+				case res.HasSolution && !closeTo(res.Objective, serial[i].Objective):
+					errs <- fmt.Errorf("%s: parallel %g, serial %g", models[i].Name, res.Objective, serial[i].Objective)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
