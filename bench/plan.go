@@ -199,7 +199,7 @@ func expandGen(field string, is InstanceSpec, o PlanOptions) ([]*Instance, error
 		if err != nil {
 			return nil, domain.Errorf(field+".args", "%v", err)
 		}
-		for _, seed := range is.Seeds {
+		for _, seed := range is.Seeds.List {
 			fs := pflag.NewFlagSet(is.Gen, pflag.ContinueOnError)
 			fs.SetOutput(discard{})
 			build := gen.Flags(fs)
@@ -369,7 +369,7 @@ func (p *Plan) expandJobs(scale float64) error {
 			limits = spec.TimeLimits
 		}
 		if len(limits) == 0 {
-			limits = []Duration{Duration(DefaultTimeLimit)}
+			limits = []Duration{Dur(DefaultTimeLimit)}
 		}
 		gaps := b.Gaps
 		if len(gaps) == 0 {
@@ -407,8 +407,8 @@ func (p *Plan) expandJobs(scale float64) error {
 			for _, name := range names {
 				matched++
 				for _, tl := range limits {
-					limit := time.Duration(float64(tl) * scale)
-					if tl > 0 && limit < minScaledLimit {
+					limit := time.Duration(float64(tl.Duration) * scale)
+					if tl.Duration > 0 && limit < minScaledLimit {
 						limit = minScaledLimit
 					}
 					gl := gaps

@@ -51,7 +51,7 @@ type InstanceSpec struct {
 	// combination (cartesian product), e.g. {"m": [1, 2, 5, 10]}.
 	Vary map[string][]any `json:"vary,omitempty"`
 	// Seeds are the generator seeds: a list [1, 2, 3] or a range "1..30".
-	Seeds Seeds `json:"seeds,omitempty"`
+	Seeds Seeds `json:"seeds"`
 }
 
 // BackendSpec is one backend of a sweep with optional restrictions. In JSON it is
@@ -86,64 +86,78 @@ func (b *BackendSpec) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// Duration is a time.Duration that reads from JSON as a Go duration string ("90s",
-// "20m") or a number of seconds.
-type Duration time.Duration
+// Duration is a time limit that reads from JSON as a Go duration string ("90s",
+// "20m") or a number of seconds. A malformed value is kept and reported by the spec
+// check with its field path.
+type Duration struct {
+	time.Duration
+	bad string // why the JSON value is not a duration; "" when it is
+}
+
+// Dur returns a Duration of d.
+func Dur(d time.Duration) Duration { return Duration{Duration: d} }
 
 // UnmarshalJSON parses "1m30s" or 90.
 func (d *Duration) UnmarshalJSON(data []byte) error {
+	*d = Duration{}
 	var s string
 	if err := json.Unmarshal(data, &s); err != nil {
 		var x float64
 		if err := json.Unmarshal(data, &x); err != nil {
-			return fmt.Errorf("malformed duration %s: want a string like \"60s\" or a number of seconds", data)
+			d.bad = fmt.Sprintf("malformed duration %s: want a string like \"60s\" or a number of seconds", data)
+			return nil
 		}
 		s = strconv.FormatFloat(x, 'g', -1, 64) + "s"
 	}
 	v, err := time.ParseDuration(s)
-	if err != nil {
-		return fmt.Errorf("malformed duration %q: want a Go duration like \"60s\", \"2m30s\"", s)
+	switch {
+	case err != nil:
+		d.bad = fmt.Sprintf("malformed duration %q: want a Go duration like \"60s\" or \"2m30s\"", s)
+	case v < 0:
+		d.bad = fmt.Sprintf("negative duration %q", s)
 	}
-	if v < 0 {
-		return fmt.Errorf("negative duration %q", s)
-	}
-	*d = Duration(v)
+	d.Duration = v
 	return nil
 }
 
 // MarshalJSON writes the duration as a Go duration string.
-func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(time.Duration(d).String()) }
+func (d Duration) MarshalJSON() ([]byte, error) { return json.Marshal(d.Duration.String()) }
 
-// Seeds is a list of generator seeds; in JSON a list or a range string "from..to".
-type Seeds []int64
+// Seeds is a list of generator seeds; in JSON a list or a range string "from..to". A
+// malformed value is kept and reported by the spec check with its field path.
+type Seeds struct {
+	List []int64
+	bad  string
+}
 
 // UnmarshalJSON parses [1, 2, 3] or "1..30".
 func (s *Seeds) UnmarshalJSON(data []byte) error {
+	*s = Seeds{}
 	var str string
 	if err := json.Unmarshal(data, &str); err == nil {
 		lo, hi, ok := strings.Cut(str, "..")
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
 		b, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
-		if !ok || err1 != nil || err2 != nil || b < a {
-			return fmt.Errorf("malformed seed range %q: want \"from..to\" like \"1..30\"", str)
+		switch {
+		case !ok || err1 != nil || err2 != nil || b < a:
+			s.bad = fmt.Sprintf("malformed seed range %q: want \"from..to\" like \"1..30\"", str)
+		case b-a >= 1_000_000:
+			s.bad = fmt.Sprintf("seed range %q has more than a million seeds", str)
+		default:
+			for v := a; v <= b; v++ {
+				s.List = append(s.List, v)
+			}
 		}
-		if b-a >= 1_000_000 {
-			return fmt.Errorf("seed range %q has more than a million seeds", str)
-		}
-		out := make(Seeds, 0, b-a+1)
-		for v := a; v <= b; v++ {
-			out = append(out, v)
-		}
-		*s = out
 		return nil
 	}
-	var list []int64
-	if err := json.Unmarshal(data, &list); err != nil {
-		return fmt.Errorf("malformed seeds %s: want a list of integers or a range \"1..30\"", data)
+	if err := json.Unmarshal(data, &s.List); err != nil {
+		s.bad = fmt.Sprintf("malformed seeds %s: want a list of integers or a range \"1..30\"", data)
 	}
-	*s = list
 	return nil
 }
+
+// MarshalJSON writes the seeds as a list.
+func (s Seeds) MarshalJSON() ([]byte, error) { return json.Marshal(s.List) }
 
 // LoadSpec reads a sweep spec. Every problem is a *domain.FieldError naming the file,
 // the field and the reason.
@@ -219,9 +233,11 @@ func (s *Spec) check() error {
 			return domain.Errorf(f, "has both files and gen: use one per entry")
 		case len(in.Files) == 0 && in.Gen == "":
 			return domain.Errorf(f, "needs files or gen")
-		case in.Gen != "" && len(in.Seeds) == 0:
+		case in.Seeds.bad != "":
+			return domain.Errorf(f+".seeds", "%s", in.Seeds.bad)
+		case in.Gen != "" && len(in.Seeds.List) == 0:
 			return domain.Errorf(f+".seeds", "missing: a generator call needs seeds, e.g. \"1..30\"")
-		case in.Gen == "" && (len(in.Args) > 0 || len(in.Vary) > 0 || len(in.Seeds) > 0):
+		case in.Gen == "" && (len(in.Args) > 0 || len(in.Vary) > 0 || len(in.Seeds.List) > 0):
 			return domain.Errorf(f, "args, vary and seeds belong to generator calls (gen)")
 		}
 		for k, vs := range in.Vary {
@@ -233,6 +249,9 @@ func (s *Spec) check() error {
 	for i, b := range s.Backends {
 		f := fmt.Sprintf("backends[%d]", i)
 		if err := CheckBackend(f, b.Name); err != nil {
+			return err
+		}
+		if err := checkDurations(f+".time_limits", b.TimeLimits); err != nil {
 			return err
 		}
 		for j, g := range b.Gaps {
@@ -254,11 +273,23 @@ func (s *Spec) check() error {
 			return err
 		}
 	}
+	if err := checkDurations("time_limits", s.TimeLimits); err != nil {
+		return err
+	}
 	if s.Repetitions < 0 {
 		return domain.Errorf("repetitions", "must be >= 1")
 	}
 	if s.Threads < 0 {
 		return domain.Errorf("threads", "must be >= 0")
+	}
+	return nil
+}
+
+func checkDurations(field string, ds []Duration) error {
+	for i, d := range ds {
+		if d.bad != "" {
+			return domain.Errorf(fmt.Sprintf("%s[%d]", field, i), "%s", d.bad)
+		}
 	}
 	return nil
 }

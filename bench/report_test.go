@@ -1,0 +1,193 @@
+package bench_test
+
+import (
+	"bytes"
+	"encoding/csv"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/schedopt/schedopt/bench"
+)
+
+func f64(v float64) *float64 { return &v }
+
+// rec builds a synthetic result record.
+func rec(inst, backend string, gap *float64, status string, obj *float64, secs float64) *bench.Record {
+	r := &bench.Record{Key: inst + "|" + backend, Instance: inst, Kind: "workload", Backend: backend, RelGap: gap,
+		TimeLimit: 10, Status: status, Size: bench.Size{M: 4}}
+	if status != bench.StatusError {
+		r.Result = &bench.Result{Status: status, Objective: obj, Seconds: bench.Seconds{Solve: secs}}
+		if obj != nil {
+			r.Result.Check.Evaluator = &bench.EvaluatorCheck{OK: true, Objective: *obj}
+		}
+		if status == bench.StatusOptimal {
+			r.Result.Bound = obj
+		}
+	} else {
+		r.Error = "boom"
+	}
+	return r
+}
+
+func syntheticRecords() []*bench.Record {
+	g := f64(1e-6)
+	return []*bench.Record{
+		// i1: everyone agrees.
+		rec("i1", "highs", g, bench.StatusOptimal, f64(100), 0),
+		rec("i1", "lpsolve", g, bench.StatusOptimal, f64(100.00001), 1),
+		rec("i1", "exact", nil, bench.StatusOptimal, f64(100), 3),
+		rec("i1", "heuristic:greedy", nil, bench.StatusFeasible, f64(150), 0.001),
+		// i2: lpsolve claims a different optimum: a disagreement that must be listed.
+		rec("i2", "highs", g, bench.StatusOptimal, f64(200), 0),
+		rec("i2", "lpsolve", g, bench.StatusOptimal, f64(210), 1),
+		rec("i2", "exact", nil, bench.StatusOptimal, f64(200), 3),
+		rec("i2", "heuristic:greedy", nil, bench.StatusFeasible, f64(400), 0.001),
+		// i3: highs says infeasible, the exact oracle has a schedule.
+		rec("i3", "highs", g, bench.StatusInfeasible, nil, 0.5),
+		rec("i3", "exact", nil, bench.StatusOptimal, f64(50), 0.1),
+		// i4: lpsolve hit the limit with a solution and gap 0.2; highs failed.
+		rec("i4", "lpsolve", g, bench.StatusFeasible, f64(80), 10),
+		rec("i4", "highs", g, bench.StatusError, nil, 0),
+	}
+}
+
+func TestReportCountsAndShiftedGeometricMean(t *testing.T) {
+	recs := syntheticRecords()
+	recs[10].Result.Gap = f64(0.2)
+	rep := bench.BuildReport(recs)
+	by := map[string]*bench.GroupStats{}
+	for _, g := range rep.Groups {
+		by[g.Label] = g
+	}
+	h := by["highs"]
+	if h == nil || h.Jobs != 4 || h.Optimal != 2 || h.Infeasible != 1 || h.Errors != 1 || h.Solved() != 3 {
+		t.Fatalf("highs stats = %+v", h)
+	}
+	// highs times 0, 0, 0.5 with shift 1: exp((0+0+log 1.5)/3) − 1.
+	if want := math.Exp(math.Log(1.5)/3) - 1; math.Abs(h.SGM-want) > 1e-12 {
+		t.Errorf("highs SGM = %g, want %g", h.SGM, want)
+	}
+	l := by["lpsolve"]
+	// lpsolve: 1, 1, and 10 (the limit, for the feasible job): exp((2 log 2 + log 11)/3) − 1.
+	if want := math.Exp((2*math.Log(2)+math.Log(11))/3) - 1; math.Abs(l.SGM-want) > 1e-12 {
+		t.Errorf("lpsolve SGM = %g, want %g", l.SGM, want)
+	}
+	if l.GapCount != 1 || math.Abs(l.MeanGap-0.2) > 1e-12 {
+		t.Errorf("lpsolve mean gap at limit = %g over %d, want 0.2 over 1", l.MeanGap, l.GapCount)
+	}
+	if got := bench.ShiftedGeoMean([]float64{0, 1, 3}, 1); math.Abs(got-1) > 1e-12 {
+		t.Errorf("ShiftedGeoMean(0,1,3; 1) = %g, want 1", got)
+	}
+}
+
+func TestReportListsEveryDisagreementWithBothValues(t *testing.T) {
+	rep := bench.BuildReport(syntheticRecords())
+	var md bytes.Buffer
+	if err := rep.WriteMarkdown(&md, "test"); err != nil {
+		t.Fatal(err)
+	}
+	text := md.String()
+	for _, want := range []string{
+		"| i2 | exact | optimal 200 | lpsolve | optimal 210 |", // both values listed
+		"| i2 | highs | optimal 200 | lpsolve | optimal 210 |",
+		"| i3 | exact | optimal 50 | highs | infeasible |",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks the disagreement row %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "| i1 |") {
+		t.Errorf("agreeing instance i1 listed as a disagreement:\n%s", text)
+	}
+	if len(rep.Disagreements) != 3 {
+		t.Errorf("%d disagreements, want 3: %+v", len(rep.Disagreements), rep.Disagreements)
+	}
+	pairs := map[string]*bench.PairStats{}
+	for _, p := range rep.Pairs {
+		pairs[p.A+"/"+p.B] = p
+	}
+	if p := pairs["highs/lpsolve"]; p == nil || p.Compared != 2 || p.Disagree != 1 || p.Agree != 1 {
+		t.Errorf("highs/lpsolve pair = %+v, want 2 compared, 1 disagree", p)
+	}
+	if p := pairs["exact/highs"]; p == nil || !p.OracleA {
+		t.Errorf("exact/highs pair = %+v, want the exact side marked as oracle", p)
+	}
+}
+
+func TestReportFlagsEvaluatorAndOracleFailures(t *testing.T) {
+	r := rec("i9", "highs", f64(1e-6), bench.StatusOptimal, f64(10), 0)
+	r.Result.Check.Evaluator = &bench.EvaluatorCheck{OK: false, Objective: 12, Message: "machine 2 overlaps"}
+	r.Result.Check.Exact = &bench.ExactCheck{Algorithm: "dp", Objective: f64(11), Agree: false}
+	rep := bench.BuildReport([]*bench.Record{r})
+	if len(rep.Disagreements) != 2 {
+		t.Fatalf("disagreements = %+v, want evaluator and oracle", rep.Disagreements)
+	}
+	if d := rep.Disagreements[0]; d.B != "evaluator" || d.ValueB != "12" || !strings.Contains(d.Reason, "machine 2 overlaps") {
+		t.Errorf("evaluator disagreement = %+v", d)
+	}
+	if d := rep.Disagreements[1]; !strings.Contains(d.B, "exact oracle") || d.ValueB != "11" {
+		t.Errorf("oracle disagreement = %+v", d)
+	}
+}
+
+func TestReportQualityQuartilesAgainstBestKnown(t *testing.T) {
+	rep := bench.BuildReport(syntheticRecords())
+	var q *bench.QualityStats
+	for _, x := range rep.Quality {
+		if x.Label == "heuristic:greedy" {
+			q = x
+		}
+	}
+	// Ratios 150/100 = 1.5 and 400/200 = 2.
+	if q == nil || q.Count != 2 || q.Min != 1.5 || q.Max != 2 || math.Abs(q.Median-1.75) > 1e-12 || math.Abs(q.Q1-1.625) > 1e-12 {
+		t.Errorf("heuristic quality = %+v, want ratios 1.5 and 2", q)
+	}
+}
+
+func TestReportCSVHasEveryTable(t *testing.T) {
+	rep := bench.BuildReport(syntheticRecords())
+	var b bytes.Buffer
+	if err := rep.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(&b)
+	r.FieldsPerRecord = -1
+	rows, err := r.ReadAll()
+	if err != nil {
+		t.Fatalf("report.csv is not valid CSV: %v", err)
+	}
+	tables := map[string]bool{}
+	disagreements := 0
+	inDis := false
+	for _, row := range rows {
+		if len(row) == 2 && row[0] == "table" {
+			tables[row[1]] = true
+			inDis = row[1] == "disagreements"
+			continue
+		}
+		if inDis && len(row) == 6 && row[0] != "instance" {
+			disagreements++
+		}
+	}
+	for _, tb := range []string{"backends", "agreement", "disagreements", "quality"} {
+		if !tables[tb] {
+			t.Errorf("CSV lacks table %s", tb)
+		}
+	}
+	if disagreements != 3 {
+		t.Errorf("CSV lists %d disagreements, want 3", disagreements)
+	}
+}
+
+func TestQuantileInterpolates(t *testing.T) {
+	xs := []float64{1, 2, 3, 4}
+	for _, c := range []struct{ q, want float64 }{{0, 1}, {0.25, 1.75}, {0.5, 2.5}, {1, 4}} {
+		if got := bench.Quantile(xs, c.q); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(%g) = %g, want %g", c.q, got, c.want)
+		}
+	}
+	if !math.IsNaN(bench.Quantile(nil, 0.5)) {
+		t.Error("Quantile of nothing is not NaN")
+	}
+}
