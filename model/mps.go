@@ -23,7 +23,7 @@ import (
 //   - Rows are N (no finite bound: kept as a free row, which HiGHS drops), E, L, G, and
 //     ranged rows lo < hi as G with RHS lo or L with RHS hi and a positive RANGES value
 //     R, chosen so that lo + R (or hi − R) reproduces the other bound exactly in float64
-//     arithmetic whenever some R does.
+//     arithmetic whenever some R does (see encodeRange for the rare exception).
 //   - Integer columns are put between MARKER INTORG/INTEND lines and always get explicit
 //     bounds (LO/UP, MI/UP, LO/PL, FR or FX): readers disagree about an integer column
 //     without bounds (HiGHS 1.10 reads it as binary, lp_solve as [0, +∞)). Binary
@@ -248,7 +248,10 @@ const maxRangeNudge = 4
 // finite): type 'G' with RHS lo (hi = lo + R) or 'L' with RHS hi (lo = hi − R), with
 // R > 0. The bound of smaller magnitude is used as the RHS first; R is nudged by a few
 // ulps if needed so that the reader's addition or subtraction gives the other bound
-// exactly. When no nearby R does, the closest one is used.
+// exactly. When no nearby R does (it happens when lo and hi have opposite signs, since R
+// is then coarser than either bound: [-0.3, 0.1] is an example), R = hi − lo is used and
+// the derived bound is off by at most one ulp of R; a bound derived this way re-encodes
+// exactly, so a model read from an MPS file always round-trips.
 func encodeRange(lo, hi float64) (typ byte, rhs, r float64, err error) {
 	r0 := hi - lo
 	if math.IsInf(r0, 0) {

@@ -110,10 +110,14 @@ func (m *Model) fileNames() (cols, rows []string) {
 }
 
 // fileModelName returns the model name as written on the NAME line and in the LP
-// comment: sanitised, or "" when the model has none.
+// comment: with invalid characters replaced as in rule 2, or "" when the model has none.
 func (m *Model) fileModelName() string {
 	if m.Name == "" {
 		return ""
 	}
-	return sanitizeName(m.Name)
+	n := sanitizeName(m.Name)
+	if n != m.Name && n[0] == '_' && n[1:] == m.Name {
+		return m.Name // a keyword or leading digit is harmless on the NAME line
+	}
+	return n
 }
