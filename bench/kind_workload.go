@@ -1,5 +1,678 @@
 package bench
 
-func loadWorkload(data []byte, name string) (Problem, error) { return nil, errNotYet("workload") }
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
 
-func workloadGenerators() []Generator { return nil }
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/domain"
+	dw "github.com/schedopt/schedopt/domain/workload"
+	xw "github.com/schedopt/schedopt/exact/workload"
+	fw "github.com/schedopt/schedopt/formulations/workload"
+)
+
+// Exact algorithms of the kind "workload", selectable with the instance field
+// "algorithm" under `--backend exact`.
+const (
+	WorkloadDP         = "dp"              // bi-objective DP (ref §2.8), the default
+	WorkloadHEPOPTA    = "hepopta"         // seed 000 Algorithms 1–2 (+ Algorithm 3 for pareto-total)
+	WorkloadMCKPSweep  = "mckp-sweep"      // time-threshold ε-constraint over the MCKP DP
+	WorkloadIdentical  = "identical-sweep" // the same over min-plus doubling, identical processors
+	WorkloadAdaptAleph = "adaptaleph"      // seed 003 Algorithm 1, local front only
+	WorkloadBrute      = "brute-force"     // every distribution, tiny instances
+)
+
+// WorkloadAlgorithms lists the exact algorithms of the kind "workload".
+func WorkloadAlgorithms() []string {
+	return []string{WorkloadDP, WorkloadHEPOPTA, WorkloadMCKPSweep, WorkloadIdentical, WorkloadAdaptAleph, WorkloadBrute}
+}
+
+// workloadBruteLimit bounds the distributions brute force may enumerate.
+const workloadBruteLimit = 20_000_000
+
+// WorkloadProblem is a loaded "workload" instance (seeds 000 and 003).
+type WorkloadProblem struct {
+	name string
+	Inst *dw.Instance
+	ts   *dw.Tables
+	// Aggregate selects the integer-count ILP; it defaults to true for identical
+	// processors (p ≥ 2).
+	Aggregate bool
+}
+
+func loadWorkload(data []byte, name string) (Problem, error) {
+	in, err := dw.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	if in.Algorithm != "" && !contains(WorkloadAlgorithms(), in.Algorithm) {
+		return nil, domain.Errorf("algorithm", "unknown exact algorithm %q (one of %s)", in.Algorithm, strings.Join(WorkloadAlgorithms(), ", "))
+	}
+	return NewWorkloadProblem(in, name), nil
+}
+
+// NewWorkloadProblem wraps a validated instance.
+func NewWorkloadProblem(in *dw.Instance, name string) *WorkloadProblem {
+	ts := in.Tables()
+	return &WorkloadProblem{name: name, Inst: in, ts: ts, Aggregate: ts.P() > 1 && ts.Identical()}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Kind returns "workload".
+func (p *WorkloadProblem) Kind() string { return "workload" }
+
+// Name returns the instance's name.
+func (p *WorkloadProblem) Name() string { return p.name }
+
+// Formulate builds the ILP of ref §1.9 with the instance's single objective (the
+// first, min-time, stage for fronts, which Solve drives itself).
+func (p *WorkloadProblem) Formulate() (*Formulated, error) {
+	f, err := fw.New(p.ts, p.Inst.StaticPower, fw.Options{Aggregate: p.Aggregate})
+	if err != nil {
+		return nil, err
+	}
+	f.SetObjective(stage1(p.Inst.Objective))
+	return &Formulated{Model: f.M, Decode: p.decoder(f)}, nil
+}
+
+func stage1(obj string) fw.Objective {
+	switch obj {
+	case dw.ObjMinEnergy:
+		return fw.MinEnergy
+	case dw.ObjMinTotal:
+		return fw.MinTotal
+	}
+	return fw.MinTime
+}
+
+// decoder turns solver values into the spec's solution and evaluates it.
+func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, EvaluatorCheck, error) {
+	return func(x []float64) (any, EvaluatorCheck, error) {
+		sizes, err := f.Sizes(x)
+		if err != nil {
+			return nil, EvaluatorCheck{}, err
+		}
+		sol, ev, err := p.Inst.SolutionOf(sizes)
+		if err != nil {
+			return sol, EvaluatorCheck{OK: false, Objective: math.NaN(), MaxViolation: math.Inf(1), Message: err.Error()}, nil
+		}
+		return sol, EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}, nil
+	}
+}
+
+// Solve solves the instance. Single objectives go through SolveFormulated followed by
+// the lexicographic stages (fewest active processors last); fronts run the exact
+// time-threshold ε-constraint loop on the MILP backend, or the selected exact
+// algorithm for "exact".
+func (p *WorkloadProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
+	if dw.IsFront(p.Inst.Objective) {
+		if req.Backend == BackendExact {
+			return p.solveFrontExact(ctx, req)
+		}
+		return p.solveFrontMILP(ctx, req)
+	}
+	res, err := SolveFormulated(ctx, p, req, p.exactSingle)
+	if err != nil || req.Backend == BackendExact || res.Status != StatusOptimal {
+		return res, err
+	}
+	if err := p.lexStages(ctx, req, res); err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	return res, nil
+}
+
+// milp is one solve of a stage with bookkeeping shared by the loops.
+type milp struct {
+	req      SolveRequest
+	deadline time.Time
+	res      *Result
+	solves   int
+	unproven bool
+}
+
+func newMILP(req SolveRequest, res *Result) *milp {
+	m := &milp{req: req, res: res}
+	if req.Options.TimeLimit > 0 {
+		m.deadline = time.Now().Add(req.Options.TimeLimit)
+	}
+	return m
+}
+
+// errStageLimit stops a loop when the overall time limit is spent.
+var errStageLimit = errors.New("time limit reached during the stages")
+
+// solve runs one stage on f and returns its values when it is optimal (proven), or
+// nil with ok = false otherwise. A non-optimal stage marks the run unproven.
+func (m *milp) solve(ctx context.Context, f *fw.Formulation) (x []float64, ok bool, err error) {
+	opts := m.req.Options
+	if !m.deadline.IsZero() {
+		left := time.Until(m.deadline)
+		if left <= 0 {
+			return nil, false, errStageLimit
+		}
+		opts.TimeLimit = left
+	}
+	raw, err := m.req.Solver.Solve(ctx, f.M, opts)
+	if err != nil {
+		return nil, false, err
+	}
+	m.solves++
+	m.res.Seconds.Solve += raw.Time.Seconds()
+	m.res.Nodes += raw.Nodes
+	m.res.Solver = raw.Solver
+	if !raw.HasSolution {
+		m.unproven = m.unproven || raw.Status != backends.Infeasible
+		if raw.Status == backends.TimeLimit || raw.Status == backends.Interrupted {
+			return nil, false, errStageLimit
+		}
+		return nil, false, nil
+	}
+	rep, err := f.M.Verify(raw.Values)
+	if err != nil {
+		return nil, false, err
+	}
+	if !rep.Feasible() {
+		return nil, false, fmt.Errorf("%s returned a point that violates the model: %s", m.req.Backend, rep.Worst)
+	}
+	if raw.Status != backends.Optimal {
+		m.unproven = true
+	}
+	return raw.Values, raw.Status == backends.Optimal, nil
+}
+
+// lexStages refines an optimal single-objective result: min-time then min energy under
+// T*, min-energy then min time under E*, min-total then min time; finally the fewest
+// active processors. A stage that fails to prove optimality leaves the earlier
+// solution in place.
+func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *Result) error {
+	sol, ok := res.Solution.(dw.Solution)
+	if !ok {
+		return nil
+	}
+	f, err := fw.New(p.ts, p.Inst.StaticPower, fw.Options{Aggregate: p.Aggregate})
+	if err != nil {
+		return err
+	}
+	m := newMILP(req, res)
+	ev, err := p.Inst.Evaluate(sol.Sizes)
+	if err != nil {
+		return nil // the evaluator already flagged it
+	}
+	best := sol.Sizes
+	adopt := func(x []float64) (dw.Eval, bool) {
+		sizes, err := f.Sizes(x)
+		if err != nil {
+			return dw.Eval{}, false
+		}
+		e, err := p.Inst.Evaluate(sizes)
+		if err != nil {
+			return dw.Eval{}, false
+		}
+		best = sizes
+		return e, true
+	}
+	run := func(obj fw.Objective) (dw.Eval, bool) {
+		f.SetObjective(obj)
+		x, ok, err := m.solve(ctx, f)
+		if err != nil || !ok {
+			return dw.Eval{}, false
+		}
+		return adopt(x)
+	}
+	switch p.Inst.Objective {
+	case dw.ObjMinTime:
+		f.SetThreshold(ev.T)
+		if e2, ok := run(fw.MinEnergy); ok {
+			f.BoundEnergy(fw.Slack(e2.Dynamic))
+			run(fw.MinActive)
+		}
+	case dw.ObjMinEnergy:
+		f.BoundEnergy(fw.Slack(ev.Dynamic))
+		if e2, ok := run(fw.MinTime); ok {
+			f.SetThreshold(e2.T)
+			run(fw.MinActive)
+		}
+	case dw.ObjMinTotal:
+		f.BoundTotal(fw.Slack(ev.Total))
+		if e2, ok := run(fw.MinTime); ok {
+			f.SetThreshold(e2.T)
+			run(fw.MinActive)
+		}
+	}
+	final, ev2, err := p.Inst.SolutionOf(best)
+	if err != nil {
+		return err
+	}
+	res.Solution = final
+	res.Objective = ptr(p.Inst.ObjectiveOf(ev2))
+	res.Check.Evaluator = &EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev2)}
+	res.Message = fmt.Sprintf("lexicographic stages: %d extra MILP solves", m.solves)
+	if res.Check.Exact != nil && res.Check.Exact.Objective != nil {
+		ex := *res.Check.Exact.Objective
+		tol := math.Max(req.Options.AbsGap, req.Options.RelGap*math.Abs(ex)) + AgreeTol*math.Max(1, math.Abs(ex))
+		res.Check.Exact.Agree = math.Abs(*res.Objective-ex) <= tol
+	}
+	return nil
+}
+
+// minEnergyOracle picks the cheaper exact E*(τ) algorithm: min-plus doubling for
+// identical processors when N·log2(p) < p·m, the MCKP DP otherwise.
+func (p *WorkloadProblem) minEnergyOracle() xw.Oracle {
+	ts := p.ts
+	if ts.P() > 2 && ts.Identical() && float64(ts.N)*math.Log2(float64(ts.P())) < float64(ts.P()*ts.Procs[0].Len()) {
+		return func(ctx context.Context, tau float64) (xw.Point, bool, error) {
+			return xw.IdenticalMinEnergy(ctx, ts, tau)
+		}
+	}
+	return func(ctx context.Context, tau float64) (xw.Point, bool, error) {
+		return xw.MinEnergy(ctx, ts, tau)
+	}
+}
+
+// defaultFrontAlgorithm is the exact front algorithm used for checks: the identical
+// sweep when doubling is cheaper, else the DP.
+func (p *WorkloadProblem) defaultFrontAlgorithm() string {
+	ts := p.ts
+	if ts.P() > 2 && ts.Identical() && float64(ts.N)*math.Log2(float64(ts.P())) < float64(ts.P()*ts.Procs[0].Len()) {
+		return WorkloadIdentical
+	}
+	return WorkloadDP
+}
+
+// exactSingle is the exact algorithm of the single objectives, with the same
+// lexicographic tie-breaks as the MILP stages.
+func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
+	ts, in := p.ts, p.Inst
+	oracle := p.minEnergyOracle()
+	var pt xw.Point
+	alg := ""
+	switch in.Objective {
+	case dw.ObjMinTime:
+		tstar, err := xw.MinMakespan(ctx, ts)
+		if err != nil {
+			return nil, err
+		}
+		q, ok, err := oracle(ctx, tstar)
+		if err != nil || !ok {
+			return nil, fmt.Errorf("min-energy DP at T* = %g: ok=%v: %v", tstar, ok, err)
+		}
+		pt, alg = q, "binary search over Θ + MCKP DP"
+	case dw.ObjMinEnergy:
+		emin, ok, err := oracle(ctx, math.Inf(1))
+		if err != nil || !ok {
+			return nil, fmt.Errorf("min-energy DP: ok=%v: %v", ok, err)
+		}
+		// The smallest threshold that still reaches E_min (E*(τ) is non-increasing).
+		th := xw.Thetas(ts)
+		k := sort.Search(len(th), func(i int) bool {
+			q, ok, err := oracle(ctx, th[i])
+			return err == nil && ok && xw.EqualEnergy(q.E, emin.E)
+		})
+		if k == len(th) {
+			return nil, fmt.Errorf("min-energy DP: no threshold reaches E_min = %g", emin.E)
+		}
+		q, _, err := oracle(ctx, th[k])
+		if err != nil {
+			return nil, err
+		}
+		pt, alg = q, "MCKP DP + binary search over Θ"
+	case dw.ObjMinTotal:
+		f, name, err := p.exactFront(ctx, "")
+		if err != nil {
+			return nil, err
+		}
+		q, _ := xw.MinTotal(f, in.StaticPower)
+		pt, alg = q, name+" + min over the front (Prop. 10.11)"
+	default:
+		return nil, ErrNoExact
+	}
+	sol, ev, err := in.SolutionOf(pt.Sizes)
+	if err != nil {
+		return nil, fmt.Errorf("exact distribution rejected by the evaluator: %w", err)
+	}
+	return &Outcome{Algorithm: alg, Optimal: true, Feasible: true, Objective: in.ObjectiveOf(ev), Solution: sol,
+		Check: EvaluatorCheck{OK: true, Objective: in.ObjectiveOf(ev)}}, nil
+}
+
+// exactFront computes the (T, dynamic E) front with the named algorithm ("" for the
+// default). proven is false for ADAPTALEPH, whose front is local.
+func (p *WorkloadProblem) exactFront(ctx context.Context, alg string) (xw.Front, string, error) {
+	f, name, _, err := p.exactFrontProven(ctx, alg)
+	return f, name, err
+}
+
+func (p *WorkloadProblem) exactFrontProven(ctx context.Context, alg string) (xw.Front, string, bool, error) {
+	ts := p.ts
+	if alg == "" {
+		alg = p.defaultFrontAlgorithm()
+	}
+	var f xw.Front
+	var err error
+	proven := true
+	switch alg {
+	case WorkloadDP:
+		f, err = xw.ParetoDP(ctx, ts)
+	case WorkloadHEPOPTA:
+		var r *xw.HEPOPTAResult
+		if r, err = xw.HEPOPTA(ctx, ts, xw.HEPOPTAOptions{}); err == nil {
+			f = r.Front
+		}
+	case WorkloadMCKPSweep:
+		f, err = xw.MCKPSweep(ctx, ts)
+	case WorkloadIdentical:
+		f, err = xw.IdenticalSweep(ctx, ts)
+	case WorkloadAdaptAleph:
+		var r *xw.AlephResult
+		k := p.Inst.Neighbourhood
+		if k == 0 {
+			k = ts.N // the full model
+		}
+		if r, err = xw.AdaptAleph(ctx, ts, k); err == nil {
+			f, proven = r.Front, false
+		}
+	case WorkloadBrute:
+		var all []xw.Point
+		if all, err = xw.BruteForce(ctx, ts, workloadBruteLimit); err == nil {
+			f = xw.NonDominated(all)
+		}
+	default:
+		return nil, alg, false, fmt.Errorf("unknown exact algorithm %q", alg)
+	}
+	if err != nil {
+		return nil, alg, false, fmt.Errorf("%s: %w", alg, err)
+	}
+	return f, alg, proven, nil
+}
+
+// frontOf converts a dynamic front to the spec's solution for the instance's
+// objective (HTPOPTA's filter for pareto-total) and evaluates every point.
+func (p *WorkloadProblem) frontOf(f xw.Front) (dw.Front, EvaluatorCheck) {
+	if p.Inst.Objective == dw.ObjParetoTotal {
+		f = xw.HTPOPTA(f, p.Inst.StaticPower)
+	}
+	out := dw.Front{Front: []dw.Solution{}}
+	for _, q := range f {
+		s, _, err := p.Inst.SolutionOf(q.Sizes)
+		if err != nil {
+			return out, EvaluatorCheck{OK: false, Objective: math.NaN(), MaxViolation: math.Inf(1), Message: err.Error()}
+		}
+		out.Front = append(out.Front, s)
+	}
+	viol, err := p.Inst.CheckFront(out)
+	check := EvaluatorCheck{OK: err == nil, MaxViolation: viol}
+	if len(out.Front) > 0 {
+		check.Objective = out.Front[0].T
+	}
+	if err != nil {
+		check.Message = err.Error()
+	}
+	return out, check
+}
+
+// solveFrontExact computes the front with the instance's exact algorithm. Its
+// "objective" is the front's smallest makespan; the exact check compares with the
+// default algorithm when another one was chosen.
+func (p *WorkloadProblem) solveFrontExact(ctx context.Context, req SolveRequest) (*Result, error) {
+	res := &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend}
+	t0 := time.Now()
+	f, alg, proven, err := p.exactFrontProven(ctx, p.Inst.Algorithm)
+	if err != nil {
+		return nil, fmt.Errorf("%s: exact: %w", p.name, err)
+	}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	res.Solver = alg
+	sol, check := p.frontOf(f)
+	p.fillFront(res, sol, check, proven)
+	if !req.NoCheck && alg != p.defaultFrontAlgorithm() {
+		p.crossCheckFront(ctx, res, sol, req.Options)
+	}
+	return res, nil
+}
+
+func (p *WorkloadProblem) fillFront(res *Result, sol dw.Front, check EvaluatorCheck, proven bool) {
+	res.Solution = sol
+	res.Check.Evaluator = &check
+	res.Status = StatusFeasible
+	if proven {
+		res.Status = StatusOptimal
+	}
+	if len(sol.Front) > 0 {
+		res.Objective = ptr(sol.Front[0].T)
+		if proven {
+			res.Bound, res.Gap = ptr(sol.Front[0].T), ptr(0)
+		}
+	}
+	if !check.OK {
+		res.Status = StatusError
+		res.Message = "the evaluator rejected the front: " + check.Message
+	}
+}
+
+// crossCheckFront compares sol point by point with the default exact algorithm's
+// front: same length, identical makespans, energies within the gaps plus AgreeTol.
+func (p *WorkloadProblem) crossCheckFront(ctx context.Context, res *Result, sol dw.Front, opts backends.Options) {
+	f, alg, err := p.exactFront(ctx, "")
+	if err != nil {
+		res.Check.Exact = &ExactCheck{Algorithm: "error", Message: err.Error()}
+		return
+	}
+	want, _ := p.frontOf(f)
+	ec := &ExactCheck{Algorithm: alg, Agree: true}
+	if len(want.Front) > 0 {
+		ec.Objective = ptr(want.Front[0].T)
+	}
+	ec.Message = CompareFronts(sol, want, opts)
+	ec.Agree = ec.Message == ""
+	res.Check.Exact = ec
+}
+
+// CompareFronts returns "" when got equals want point by point (identical makespans,
+// energies within the requested gaps plus AgreeTol, same active-processor counts), and
+// otherwise a description of the first difference.
+func CompareFronts(got, want dw.Front, opts backends.Options) string {
+	if len(got.Front) != len(want.Front) {
+		return fmt.Sprintf("%d front points, exact algorithm %d", len(got.Front), len(want.Front))
+	}
+	for k := range got.Front {
+		g, w := got.Front[k], want.Front[k]
+		tol := math.Max(opts.AbsGap, opts.RelGap*math.Abs(w.E)) + AgreeTol*math.Max(1, math.Abs(w.E))
+		if g.T != w.T || math.Abs(g.E-w.E) > tol {
+			return fmt.Sprintf("point %d is (T=%g, E=%g), exact algorithm (T=%g, E=%g)", k, g.T, g.E, w.T, w.E)
+		}
+		if a, b := activeCount(g.Sizes), activeCount(w.Sizes); a != b {
+			return fmt.Sprintf("point %d uses %d active processors, exact algorithm %d", k, a, b)
+		}
+	}
+	return ""
+}
+
+func activeCount(s []int) int {
+	n := 0
+	for _, v := range s {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// solveFrontMILP runs the exact time-threshold ε-constraint of ref §1.9 on the MILP
+// backend: min T gives T*; Sweep bisects the distinct table times ≥ T* with
+// E*(τ) = min E_D under the threshold τ (points slower than τ fixed to zero); every
+// front point then gets a last stage, min active processors under its τ and
+// E_D ≤ E*(τ)(1+StageTol). pareto-total filters the dynamic front (Prop. 10.10).
+// The status is optimal only when every solve proved optimality.
+func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) (*Result, error) {
+	if req.Solver == nil {
+		return nil, fmt.Errorf("%s: no solver for backend %q", p.name, req.Backend)
+	}
+	res := &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend}
+	t0 := time.Now()
+	f, err := fw.New(p.ts, p.Inst.StaticPower, fw.Options{Aggregate: p.Aggregate})
+	if err != nil {
+		return nil, fmt.Errorf("%s: formulate: %w", p.name, err)
+	}
+	res.Seconds.Build = time.Since(t0).Seconds()
+	res.Model = Stats(f.M)
+	m := newMILP(req, res)
+	stop := func(err error) (*Result, error) {
+		if errors.Is(err, errStageLimit) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+			res.Status = StatusTimeLimit
+			res.Message = fmt.Sprintf("stopped after %d MILP solves: %v", m.solves, err)
+			return res, nil
+		}
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	point := func(x []float64) (xw.Point, error) {
+		sizes, err := f.Sizes(x)
+		if err != nil {
+			return xw.Point{}, err
+		}
+		ev, err := p.Inst.Evaluate(sizes)
+		if err != nil {
+			return xw.Point{}, fmt.Errorf("decoded distribution rejected by the evaluator: %w", err)
+		}
+		return xw.Point{T: ev.T, E: ev.Dynamic, Active: ev.Active, Sizes: sizes}, nil
+	}
+	f.SetObjective(fw.MinTime)
+	x, _, err := m.solve(ctx, f)
+	if err != nil {
+		return stop(err)
+	}
+	if x == nil {
+		res.Status = StatusInfeasible
+		return res, nil
+	}
+	first, err := point(x)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p.name, err)
+	}
+	th := xw.Thetas(p.ts)
+	th = th[sort.SearchFloat64s(th, first.T):]
+	equal := func(a, b float64) bool {
+		tol := math.Max(req.Options.AbsGap, req.Options.RelGap*math.Abs(b)) + dw.EnergyTol*math.Max(1, math.Abs(b))
+		return math.Abs(a-b) <= tol
+	}
+	oracle := func(ctx context.Context, tau float64) (xw.Point, bool, error) {
+		f.SetThreshold(tau)
+		f.BoundEnergy(math.Inf(1))
+		f.SetObjective(fw.MinEnergy)
+		x, _, err := m.solve(ctx, f)
+		if err != nil || x == nil {
+			return xw.Point{}, false, err
+		}
+		pt, err := point(x)
+		return pt, err == nil, err
+	}
+	front, _, err := xw.Sweep(ctx, th, oracle, equal)
+	if err != nil {
+		return stop(err)
+	}
+	// Last stage: the fewest active processors at each point.
+	for k, q := range front {
+		f.SetThreshold(q.T)
+		f.BoundEnergy(fw.Slack(q.E))
+		f.SetObjective(fw.MinActive)
+		x, ok, err := m.solve(ctx, f)
+		if err != nil {
+			return stop(err)
+		}
+		if ok {
+			if r, err := point(x); err == nil && r.T == q.T && equal(r.E, q.E) {
+				front[k] = r
+			}
+		}
+	}
+	sol, check := p.frontOf(front)
+	p.fillFront(res, sol, check, !m.unproven)
+	if res.Message == "" {
+		res.Message = fmt.Sprintf("%d MILP solves (ε-constraint over %d thresholds)", m.solves, len(th))
+	}
+	if !req.NoCheck {
+		p.crossCheckFront(ctx, res, sol, req.Options)
+	}
+	return res, nil
+}
+
+// ---- generators ----
+
+func workloadGenerators() []Generator {
+	return []Generator{{
+		Kind:    "workload",
+		Summary: "discrete time/energy profiles: linear, DGEMM-like, FFT-like or identical processors (seeds 000, 003)",
+		Example: "  schedopt gen workload --profile dgemm --p 5 --points 450 --n 17152\n" +
+			"  schedopt gen workload --profile fft --p 5 --n 14960\n" +
+			"  schedopt gen workload --profile identical --shape dgemm --p 256 --points 1250 --n 16896\n" +
+			"  schedopt gen workload --profile linear --a 1,2 --b 2,1 --n 348 --points 348",
+		Flags: genWorkload,
+	}}
+}
+
+func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
+	profile := fs.String("profile", "dgemm", "linear, dgemm, fft or identical")
+	p := fs.Int("p", 5, "number of processors (dgemm, fft, identical)")
+	points := fs.Int("points", 450, "points per profile (dgemm: 450; identical: 485 or 1250; linear: max size)")
+	step := fs.Int("step", 64, "dgemm: rows per granule")
+	n := fs.Int("n", 0, "workload (dgemm, fft: rows; identical, linear: granules); 0 = a default")
+	shape := fs.String("shape", "dgemm", "identical: dgemm (smooth, ~20% variations) or fft (sharp drops)")
+	a := fs.Float64Slice("a", []float64{1, 2}, "linear: time per unit of each processor")
+	b := fs.Float64Slice("b", []float64{2, 1}, "linear: dynamic energy per unit of each processor")
+	objective := fs.String("objective", dw.ObjPareto, "min-time, min-energy, min-total-energy, pareto or pareto-total")
+	static := fs.Float64("static-power", 0, "static (base) power of the platform [W]")
+	return func(seed int64) (any, error) {
+		var in *dw.Instance
+		var err error
+		switch *profile {
+		case "linear":
+			nn := *n
+			if nn == 0 {
+				nn = *points
+			}
+			in, err = dw.GenLinear(nn, *points, *a, *b)
+		case "dgemm":
+			nn := *n
+			if nn == 0 {
+				nn = 17152 // seed 000's example w = 17152×10112
+			}
+			in, err = dw.GenDGEMM(seed, *p, *points, *step, nn)
+		case "fft":
+			nn := *n
+			if nn == 0 {
+				nn = 14960 // seed 000's example w = 14960×51200
+			}
+			in, err = dw.GenFFT(seed, *p, nn)
+		case "identical":
+			nn := *n
+			if nn == 0 {
+				nn = 66 * *p // n/p = 66 granules as in seed 003's Table 11
+			}
+			in, err = dw.GenIdentical(seed, *shape, *p, *points, nn)
+		default:
+			return nil, domain.Errorf("profile", "unknown profile %q (linear, dgemm, fft or identical)", *profile)
+		}
+		if err != nil {
+			return nil, domain.Errorf("profile", "%v", err)
+		}
+		in.Objective = *objective
+		in.StaticPower = *static
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+}
