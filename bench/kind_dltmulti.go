@@ -1,5 +1,285 @@
 package bench
 
-func loadDLTMulti(data []byte, name string) (Problem, error) { return nil, errNotYet("dlt-multi") }
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
 
-func dltMultiGenerators() []Generator { return nil }
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/domain"
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+	fdm "github.com/schedopt/schedopt/formulations/dltmulti"
+	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
+)
+
+// DLTMultiProblem is a loaded "dlt-multi" instance (seed 004 §6, MIP (6.6)-(6.28)).
+type DLTMultiProblem struct {
+	name string
+	Inst *dm.Instance
+	// Opts selects the formulation variant; Opts.Plain gives the thesis's model.
+	Opts fdm.Options
+	// NoStart skips the heuristic MIP start (the plain model never gets one).
+	NoStart bool
+}
+
+func loadDLTMulti(data []byte, name string) (Problem, error) {
+	in, err := dm.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &DLTMultiProblem{name: name, Inst: in}, nil
+}
+
+// Kind returns "dlt-multi".
+func (p *DLTMultiProblem) Kind() string { return dm.Kind }
+
+// Name returns the instance's name.
+func (p *DLTMultiProblem) Name() string { return p.name }
+
+// heuristicSeed seeds the Rnd processor sorting rule.
+const heuristicSeed = 4
+
+// Formulate builds the MIP. Unless Opts.Plain or NoStart, it first polishes the
+// heuristics' machine orders into n-message schedules (MinTimeForSequence) and gives the
+// best one as a MIP start (and, for min-time without an energy cap, its length as the
+// horizon). The decoder runs the evaluator and rejects a solution whose model energy is
+// below the simulated one.
+func (p *DLTMultiProblem) Formulate() (*Formulated, error) {
+	opts := p.Opts
+	if !opts.Plain && !p.NoStart && opts.Start == nil {
+		if s, ok := p.BestStart(); ok {
+			opts.Start = &s
+			if p.Inst.Objective == dm.MinTime && p.Inst.EnergyLimit == nil {
+				opts.UpperT = dm.Evaluate(p.Inst, s, dm.EvalOptions{}).Makespan
+			}
+		}
+	}
+	f, err := fdm.Build(p.Inst, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &Formulated{Model: f.Model, Decode: func(x []float64) (any, EvaluatorCheck, error) {
+		s := f.Decode(x)
+		r := dm.Evaluate(p.Inst, s, dm.EvalOptions{})
+		check := multiCheck(r)
+		if f.E >= 0 {
+			if mE := x[f.E]; mE < r.E-dltEnergyTol*math.Max(1, r.E) {
+				v := (r.E - mE) / math.Max(1, r.E)
+				check.OK = false
+				check.MaxViolation = math.Max(check.MaxViolation, v)
+				check.Message = fmt.Sprintf("the model's energy %g is below the schedule's simulated energy %g", mE, r.E)
+			}
+		}
+		return dm.NewSolution(p.Inst, s, r), check, nil
+	}}, nil
+}
+
+func multiCheck(r *dm.Report) EvaluatorCheck {
+	c := EvaluatorCheck{OK: r.OK(), Objective: r.Objective, MaxViolation: r.MaxViolation}
+	if !c.OK {
+		c.Message = r.Worst()
+	}
+	return c
+}
+
+// BestStart returns the best n-message schedule obtained by polishing the machine
+// orders of the online heuristics (SSC and GSS with every PSR, cut or repeated to n
+// messages) with the fixed-sequence LP, judged by the instance's objective. ok is false
+// when none meets the deadline and energy limit.
+func (p *DLTMultiProblem) BestStart() (dm.Schedule, bool) {
+	in := p.Inst
+	seen := map[string]bool{}
+	var best dm.Schedule
+	bestV, found := math.Inf(1), false
+	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
+		for _, psr := range hdlt.PSRs {
+			h, err := hdlt.Online(in, rule, psr, heuristicSeed)
+			if err != nil || len(h.Messages) == 0 {
+				continue
+			}
+			seq := make([]int, in.N)
+			for j := range seq {
+				seq[j] = h.Messages[j%len(h.Messages)].Machine
+			}
+			key := fmt.Sprint(seq)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			s, ok, err := dltseq.MinTimeForSequence(in, seq)
+			if err != nil || !ok {
+				continue
+			}
+			if in.FixedLength {
+				s.T = *in.Deadline
+			}
+			r := dm.Evaluate(in, s, dm.EvalOptions{})
+			if r.OK() && r.Objective < bestV {
+				best, bestV, found = s, r.Objective, true
+			}
+		}
+	}
+	return best, found
+}
+
+// Solve solves the MIP with req's backend and cross-checks it with Exact.
+func (p *DLTMultiProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
+	return SolveFormulated(ctx, p, req, p.Exact)
+}
+
+// ExactMaxCases bounds the enumeration Exact runs as a cross-check (m^n·2^n linear
+// programs); m = 3, n = 4 is 1296.
+const ExactMaxCases = 5000
+
+// Exact enumerates every message sequence and chunk piece of a tiny instance
+// (exact/dltseq) and returns the optimum; larger instances give ErrNoExact.
+func (p *DLTMultiProblem) Exact(ctx context.Context) (*Outcome, error) {
+	in := p.Inst
+	if cases := math.Pow(float64(in.M()), float64(in.N)) * math.Pow(2, float64(in.N)); cases > ExactMaxCases {
+		return nil, fmt.Errorf("%w: m^n·2^n = %g sequence LPs exceed %d", ErrNoExact, cases, ExactMaxCases)
+	}
+	res, err := dltseq.Solve(ctx, in, dltseq.Options{})
+	if err != nil {
+		return nil, err
+	}
+	out := &Outcome{Algorithm: fmt.Sprintf("sequence enumeration (%d sequences, %d LPs)", res.Sequences, res.LPs),
+		Optimal: true, Feasible: res.Feasible, Objective: res.Objective}
+	if res.Feasible {
+		r := dm.Evaluate(in, res.Schedule, dm.EvalOptions{})
+		out.Solution = dm.NewSolution(in, res.Schedule, r)
+		out.Check = multiCheck(r)
+	}
+	return out, nil
+}
+
+// Heuristics lists "ssc-<PSR>" and "gss-<PSR>" for the 14 processor sorting rules,
+// "super-ssc" and "super-gss", and for identical machines the §5.2.1 rules "hom-ssc",
+// "hom-scu", "hom-sco", "hom-gss".
+func (p *DLTMultiProblem) Heuristics() []string {
+	var hs []string
+	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
+		for _, psr := range hdlt.PSRs {
+			hs = append(hs, string(rule)+"-"+string(psr))
+		}
+	}
+	hs = append(hs, "super-ssc", "super-gss")
+	identical := true
+	for _, mc := range p.Inst.Machines {
+		identical = identical && dm.Identical(mc, p.Inst.Machines[0])
+	}
+	if identical {
+		for _, r := range hdlt.HomogeneousRules {
+			hs = append(hs, "hom-"+string(r))
+		}
+	}
+	return hs
+}
+
+// RunHeuristic runs one heuristic and evaluates its schedule (any number of messages).
+// Its status is "feasible", or "infeasible" when the schedule misses the deadline or
+// the energy limit. A fixed-length instance is evaluated at T = deadline.
+func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
+	in := p.Inst
+	t0 := time.Now()
+	var s dm.Schedule
+	var err error
+	switch {
+	case strings.HasPrefix(name, "super-"):
+		crit := hdlt.ByTime
+		if in.Objective == dm.MinEnergy {
+			crit = hdlt.ByEnergy
+		}
+		s, _, err = hdlt.Super(ctx, in, hdlt.Rule(strings.TrimPrefix(name, "super-")), crit, heuristicSeed)
+	case strings.HasPrefix(name, "hom-"):
+		s, err = hdlt.Homogeneous(in, hdlt.Rule(strings.TrimPrefix(name, "hom-")))
+	default:
+		rule, psr, ok := strings.Cut(name, "-")
+		if !ok {
+			return nil, fmt.Errorf("%s: unknown heuristic %q", p.name, name)
+		}
+		s, err = hdlt.Online(in, hdlt.Rule(rule), hdlt.PSR(psr), heuristicSeed)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: heuristic %s: %w", p.name, name, err)
+	}
+	r := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
+	if in.FixedLength && r.Makespan <= *in.Deadline {
+		s.T = *in.Deadline
+		r = dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
+	}
+	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Status: StatusFeasible,
+		Solver: "heuristic " + name}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	check := multiCheck(r)
+	res.Check.Evaluator = &check
+	res.Solution = dm.NewSolution(in, s, r)
+	res.Objective = ptr(r.Objective)
+	if !r.OK() {
+		res.Status = StatusError
+		res.Message = r.Worst()
+		limitsOnly := true
+		for _, v := range r.Violations {
+			if v.Amount > dm.EvalTol && v.Rule != "deadline" && v.Rule != "energy_limit" {
+				limitsOnly = false
+			}
+		}
+		if limitsOnly {
+			res.Status = StatusInfeasible
+			res.Objective = nil
+		}
+	}
+	return res, nil
+}
+
+// ---- generator ----
+
+func dltMultiGenerators() []Generator {
+	return []Generator{{
+		Kind:    dm.Kind,
+		Summary: "heterogeneous hierarchical-memory system, the §6.4 generator (seed 004)",
+		Example: "  schedopt gen dlt-multi --m 10 --seed 1\n  schedopt gen dlt-multi --m 3 --n 4 --V 3000 --objective min-energy --deadline 400",
+		Flags:   genDLTMulti,
+	}}
+}
+
+func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
+	m := fs.Int("m", 10, "number of machines")
+	n := fs.Int("n", 12, "number of messages (installments)")
+	V := fs.Float64("V", 24000, "load [MB] (the thesis uses 24000 for m = 10)")
+	p0n := fs.Float64("P0N", 100, "originator power [W] (not given by the thesis)")
+	objective := fs.String("objective", dm.MinTime, "min-time or min-energy")
+	deadline := fs.Float64("deadline", 0, "deadline [s] (required for min-energy)")
+	fixed := fs.Bool("fixed-length", false, "T == deadline")
+	limit := fs.Float64("energy-limit", 0, "energy cap [J] for min-time (0: none)")
+	return func(seed int64) (any, error) {
+		if *m < 1 {
+			return nil, domain.Errorf("--m", "must be >= 1, got %d", *m)
+		}
+		if *n < 1 {
+			return nil, domain.Errorf("--n", "must be >= 1, got %d", *n)
+		}
+		if !(*V > 0) {
+			return nil, domain.Errorf("--V", "must be > 0, got %g", *V)
+		}
+		in, err := dm.Generate(dm.GenConfig{M: *m, N: *n, V: *V, P0N: *p0n, Seed: uint64(seed)})
+		if err != nil {
+			return nil, domain.Errorf("", "%v", err)
+		}
+		in.Objective = *objective
+		if *deadline > 0 {
+			in.Deadline = deadline
+		}
+		in.FixedLength = *fixed
+		if *limit > 0 {
+			in.EnergyLimit = limit
+		}
+		if err := in.Validate(); err != nil {
+			return nil, flagError(err)
+		}
+		return in, nil
+	}
+}

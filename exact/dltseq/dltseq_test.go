@@ -139,3 +139,25 @@ func TestOptimumIsFeasibleAndNoRandomScheduleBeatsIt(t *testing.T) {
 		}
 	}
 }
+
+func TestMinTimeForSequenceMatchesTheEnumerationOfThatSequence(t *testing.T) {
+	for k := range 6 {
+		in, err := dm.Generate(dm.GenConfig{M: 2, N: 3, V: 2000 + 1000*float64(k), P0N: 100, Seed: uint64(40 + k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, _ := Solve(context.Background(), in, Options{})
+		seq := make([]int, in.N)
+		for j, msg := range res.Schedule.Messages {
+			seq[j] = msg.Machine
+		}
+		s, ok, err := MinTimeForSequence(in, seq)
+		if err != nil || !ok {
+			t.Fatalf("ok %v err %v", ok, err)
+		}
+		r := dm.Evaluate(in, s, dm.EvalOptions{})
+		if !r.OK() || math.Abs(r.Makespan-res.Objective) > 1e-6*res.Objective {
+			t.Errorf("instance %d: sequence LP T = %g (%s), enumeration %g", k, r.Makespan, r.Worst(), res.Objective)
+		}
+	}
+}
