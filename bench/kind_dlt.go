@@ -242,7 +242,7 @@ func genDLTSingle(fs *pflag.FlagSet) func(seed int64) (any, error) {
 func genDLTFlat(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	m := fs.Int("m", 8, "number of machines")
 	V := fs.Float64("V", 1000, "load [MB]")
-	mem := fs.Float64("memory", 0, "if > 0, each machine gets memory B ~ U[0.5, 1.5]·memory·V/m")
+	mem := fs.Float64("memory", 0, "if > 0, each machine gets memory B ~ U[0.5, 1.5]·memory·V/m, scaled up if needed so that ΣB >= 1.05·V")
 	return func(seed int64) (any, error) {
 		if *m < 1 {
 			return nil, domain.Errorf("--m", "must be >= 1, got %d", *m)
@@ -256,6 +256,17 @@ func genDLTFlat(fs *pflag.FlagSet) func(seed int64) (any, error) {
 				mc.B = &b
 			}
 			in.Machines = append(in.Machines, mc)
+		}
+		if *mem > 0 {
+			total := 0.0
+			for _, mc := range in.Machines {
+				total += *mc.B
+			}
+			if total < 1.05**V {
+				for _, mc := range in.Machines {
+					*mc.B *= 1.05 * *V / total
+				}
+			}
 		}
 		if err := in.Validate(); err != nil {
 			return nil, flagError(err)

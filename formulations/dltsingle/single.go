@@ -36,8 +36,8 @@ type Formulation struct {
 //	(5.9)  t_i^I + S x_i + C α_i + t_i^R = T                   i = 1..m
 //	(5.10) α_i <= V x_i                                        i = 1..m
 //	(5.11) x_i ∈ {0, 1}
-//	(3.1)  t_i^R = max{a1 α_i, a2 α_i + b2 x_i}                 exact, model.MaxOfAffine
-//	(3.2)  E_i^R >= k1 α_i,  E_i^R >= k2 α_i + l2 x_i           epigraph
+//	(3.1)  t_i^R = max{a1 α_i, a2 α_i + b2}                     exact, model.MaxOfAffine
+//	(3.2)  E_i^R >= k1 α_i,  E_i^R >= k2 α_i + l2               epigraph
 //	(5.1)-(5.4) E = Σ_i (x_i S P^S + t_i^I P^I + C α_i P^N + E_i^R) + P^I T + (S Σ x_i + C V)(P^N − P^I)
 //
 // with objective min T (5.5), adding E <= energy_limit when given and T <= deadline
@@ -49,7 +49,13 @@ type Formulation struct {
 // holds for every schedule; a schedule longer than its makespan only adds idle energy,
 // and no makespan exceeds the upper one), capped by the deadline, or fixed to it;
 // t_i^I ∈ [0, T_max]. The big-M constants of the selector follow from the bounds of α
-// and x: (a2 − a1)V and −b2, as (6.19).
+// of α: (a2 − a1)V + b2 and −b2, each tighter than or equal to (6.19)'s Z' and Z”.
+//
+// The thesis writes the intercepts as b2·x_i and l2·x_i (6.19), (6.9). Here they are
+// constants: an unused machine has α_i = 0 (5.10), and then max{0, b2} = 0 and
+// max{0, l2} = 0 because b2, l2 <= 0, so the maxima are unchanged. This keeps large
+// coefficients (|l2| reaches 1e6 J) off the binaries, which lp_solve's integer scaling
+// otherwise turns into false infeasibility.
 func Build(in *dlt.SingleInstance, opts Options) (*Formulation, error) {
 	mem := in.Memory()
 	b2, l2 := mem.B2(), mem.L2()
@@ -79,7 +85,7 @@ func Build(in *dlt.SingleInstance, opts Options) (*Formulation, error) {
 		// (3.1) exact: t^R = max{a1 α, a2 α + b2 x}.
 		var p1, p2 model.Expr
 		p1.Add(a, mem.A1)
-		p2.Add(a, mem.A2).Add(x, b2)
+		p2.Add(a, mem.A2).AddConst(b2)
 		tr, sel, err := m.MaxOfAffine([]model.Expr{p1, p2}, fmt.Sprintf("tR_%d", i+1))
 		if err != nil {
 			return nil, fmt.Errorf("dltsingle: running time of machine %d: %w", i+1, err)
@@ -106,7 +112,7 @@ func Build(in *dlt.SingleInstance, opts Options) (*Formulation, error) {
 		if withEnergy {
 			var q1, q2 model.Expr
 			q1.Add(a, mem.K1)
-			q2.Add(a, mem.K2).Add(x, l2)
+			q2.Add(a, mem.K2).AddConst(l2)
 			er, err := m.Epigraph([]model.Expr{q1, q2}, fmt.Sprintf("ER_%d", i+1))
 			if err != nil {
 				return nil, fmt.Errorf("dltsingle: running energy of machine %d: %w", i+1, err)

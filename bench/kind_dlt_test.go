@@ -1,0 +1,335 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/highs"
+	"github.com/schedopt/schedopt/backends/lpsolve"
+	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/domain/dlt"
+	"github.com/schedopt/schedopt/formulations/dltsingle"
+)
+
+func instancePath(name string) string { return filepath.Join("..", "instances", name) }
+
+// solveDLT solves p exactly (gap 0) with the named backend and fails the test unless the
+// result is optimal, the evaluator accepts it and the exact oracle (when it has one)
+// agrees.
+func solveDLT(t *testing.T, p Problem, backend string) *Result {
+	t.Helper()
+	var s backends.Solver = highs.New()
+	if backend == BackendLPSolve {
+		s = lpsolve.New()
+	}
+	res, err := p.Solve(context.Background(), SolveRequest{Backend: backend, Solver: s, Options: backends.Options{}})
+	if err != nil {
+		t.Fatalf("%s with %s: %v", p.Name(), backend, err)
+	}
+	if res.Status == StatusInfeasible {
+		if res.Check.Exact != nil && !res.Check.Exact.Agree {
+			t.Fatalf("%s with %s: infeasible, but %s finds %v (instance %s)", p.Name(), backend,
+				res.Check.Exact.Algorithm, res.Check.Exact.Objective, instanceJSON(p))
+		}
+		return res
+	}
+	if res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+		t.Fatalf("%s with %s: status %s, evaluator %+v (instance %s)", p.Name(), backend, res.Status, res.Check.Evaluator, instanceJSON(p))
+	}
+	if res.Check.Exact != nil && !res.Check.Exact.Agree {
+		t.Fatalf("%s with %s: objective %v disagrees with %s: %v (%s)", p.Name(), backend, *res.Objective,
+			res.Check.Exact.Algorithm, res.Check.Exact.Objective, res.Check.Exact.Message)
+	}
+	if relDiffB(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
+		t.Fatalf("%s: model objective %g, evaluator %g", p.Name(), *res.Objective, res.Check.Evaluator.Objective)
+	}
+	return res
+}
+
+func instanceJSON(p Problem) string {
+	var v any
+	switch q := p.(type) {
+	case *DLTFlatProblem:
+		v = q.Inst
+	case *DLTSingleProblem:
+		v = q.Inst
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func relDiffB(a, b float64) float64 {
+	return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
+
+func mustLoad(t *testing.T, name string) Problem {
+	t.Helper()
+	p, err := LoadFile(instancePath(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Table 3.4 (seed 004, L352-358): the E^R row recomputed from the LP's split.
+func TestDLTTable34(t *testing.T) {
+	mem := dlt.Memory{A1: 0.006, A2: 0.4, K1: 0.4, K2: 22, Rho: 7500}
+	want := map[string][3]float64{ // α1, α2, E^R as printed
+		"10000": {5714, 4286, 4000}, "12000": {6857, 5143, 4800}, "14000": {8000, 6000, 16400},
+		"16000": {9143, 6857, 41886}, "18000": {10286, 7714, 72000},
+	}
+	for V, row := range want {
+		t.Run("V="+V, func(t *testing.T) {
+			p := mustLoad(t, "dlt-flat-table3.4-V"+V+".json")
+			res := solveDLT(t, p, BackendHiGHS)
+			if res.Status != StatusOptimal || res.Check.Exact == nil {
+				t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
+			}
+			a := res.Solution.(*dlt.FlatSolution).Alpha
+			eR := mem.Eps(a[0]) + mem.Eps(a[1])
+			if math.Round(a[0]) != row[0] || math.Round(a[1]) != row[1] || math.Round(eR) != row[2] {
+				t.Errorf("alpha %v, E^R %g; Table 3.4 prints %v", a, eR, row)
+			}
+		})
+	}
+}
+
+// The chapter 4 reference instance (L489-491): T ≈ 1.51E5 s, E ≈ 2.34E10 J.
+func TestDLTChapter4ReferenceLP(t *testing.T) {
+	p := mustLoad(t, "dlt-flat-ch4-reference.json")
+	res := solveDLT(t, p, BackendHiGHS)
+	if res.Status != StatusOptimal || res.Check.Exact == nil {
+		t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
+	}
+	T := *res.Objective
+	e := dlt.EnergyCh4(dlt.Ch4System{M: 1000, A: 1e-3, C: 1e-8, S: 100, V: 1e11, K: 3, PC: 200, PN: 50}, T)
+	if math.Abs(T-1.51e5)/1.51e5 > 0.005 || math.Abs(e.E-2.34e10)/2.34e10 > 0.005 {
+		t.Errorf("T = %g, E = %g; the thesis prints 1.51E5 s and 2.34E10 J", T, e.E)
+	}
+}
+
+// §5.1 defaults, V = 10000 (L698): the shortest schedule uses ten machines, only the last
+// two in-core.
+func TestDLTTable51MinTime(t *testing.T) {
+	p := mustLoad(t, "dlt-single-table5.1-mintime.json")
+	res := solveDLT(t, p, BackendHiGHS)
+	if res.Status != StatusOptimal || res.Check.Exact == nil {
+		t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
+	}
+	sol := res.Solution.(*dlt.SingleSolution)
+	var used, inCore []int
+	for i, u := range sol.Used {
+		if u && sol.Alpha[i] > 1e-6 {
+			used = append(used, i)
+			if sol.Alpha[i] <= 996+1e-6 {
+				inCore = append(inCore, i)
+			}
+		}
+	}
+	if len(used) != 10 || !slices.Equal(inCore, used[8:]) {
+		t.Errorf("T = %g: loaded machines %v, in-core %v; want ten with only the last two in-core (alpha %v)", sol.T, used, inCore, sol.Alpha)
+	}
+}
+
+// §5.1 defaults, V = 10000, m = 10 (L698): the minimum-energy schedule gives 996 MB to
+// nine machines and 1036 MB to one.
+func TestDLTTable51MinEnergy(t *testing.T) {
+	p := mustLoad(t, "dlt-single-table5.1-minenergy.json")
+	res := solveDLT(t, p, BackendHiGHS)
+	if res.Status != StatusOptimal {
+		t.Fatalf("status %s", res.Status)
+	}
+	sol := res.Solution.(*dlt.SingleSolution)
+	a := slices.Clone(sol.Alpha)
+	slices.Sort(a)
+	for i := 0; i < 9; i++ {
+		if math.Abs(a[i]-996) > 0.5 {
+			t.Errorf("sorted alpha %v: want nine chunks of 996 MB", a)
+			break
+		}
+	}
+	if math.Abs(a[9]-1036) > 0.5 {
+		t.Errorf("largest chunk %g, want 1036 MB", a[9])
+	}
+	// The thesis puts this point at T ≈ 840 (the second knee of Fig. 5.4).
+	if sol.T < 830 || sol.T > 850 {
+		t.Errorf("T = %g, the thesis puts the lowest energy near 840", sol.T)
+	}
+	t.Logf("min-energy T = %.3f s, E = %.1f J", sol.T, sol.E)
+}
+
+func randomSingleInstance(rng *rand.Rand, m int) *dlt.SingleInstance {
+	in := &dlt.SingleInstance{Kind: "dlt-single", M: m,
+		V: 50 + rng.Float64()*400, C: 0.001 + rng.Float64()*0.05, S: rng.Float64() * 20,
+		PS: 50 + rng.Float64()*100, PI: rng.Float64() * 60, PN: 50 + rng.Float64()*100,
+		A1: 0.02 + rng.Float64()*0.2, K1: 5 + rng.Float64()*10, Rho: 20 + rng.Float64()*150,
+		Objective: dlt.MinTime}
+	in.A2 = in.A1 * (2 + rng.Float64()*30)
+	in.K2 = in.K1 * (1.2 + rng.Float64()*30)
+	return in
+}
+
+// Random small dlt-single instances in every objective: HiGHS and lp_solve, both at gap 0,
+// agree with the exact oracle and with each other, and the thesis's plain model has the
+// same optimum as the strengthened one.
+func TestDLTSingleRandomAgainstExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 14))
+	for it := 0; it < 24; it++ {
+		in := randomSingleInstance(rng, 1+rng.IntN(3))
+		base := &DLTSingleProblem{name: "random", Inst: in}
+		ex, err := base.Exact(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		Tstar := ex.Objective
+		switch it % 4 {
+		case 1: // min-energy under a deadline
+			d := Tstar * (1 + rng.Float64())
+			in.Objective, in.Deadline = dlt.MinEnergy, &d
+		case 2: // min-energy at a fixed length
+			d := Tstar * (1 + rng.Float64())
+			in.Objective, in.Deadline, in.FixedLength = dlt.MinEnergy, &d, true
+		case 3: // min-time under an energy cap above the min-time schedule's energy
+			e := ex.Solution.(*dlt.SingleSolution).E * (0.95 + 0.2*rng.Float64())
+			in.EnergyLimit = &e
+		}
+		var objs []float64
+		for _, variant := range []struct {
+			backend string
+			plain   bool
+		}{{BackendHiGHS, false}, {BackendHiGHS, true}, {BackendLPSolve, false}} {
+			p := &DLTSingleProblem{name: "random", Inst: in, Opts: dltsingle.Options{Plain: variant.plain}}
+			res := solveDLT(t, p, variant.backend)
+			if res.Check.Exact == nil {
+				t.Fatalf("no exact check for m = %d", in.M)
+			}
+			if res.Status == StatusInfeasible {
+				objs = append(objs, math.Inf(1))
+				continue
+			}
+			if res.Status != StatusOptimal {
+				t.Fatalf("%s: status %s", variant.backend, res.Status)
+			}
+			objs = append(objs, *res.Objective)
+		}
+		for _, o := range objs[1:] {
+			if !(math.IsInf(o, 1) && math.IsInf(objs[0], 1)) && relDiffB(o, objs[0]) > 1e-6 {
+				t.Fatalf("instance %d (%s): optima %v differ", it, in.Objective, objs)
+			}
+		}
+	}
+}
+
+// Random flat-memory stars: HiGHS agrees with the recursion where it applies, and with
+// lp_solve on all of them (memory limits included).
+func TestDLTFlatRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 92))
+	gen := genDLTFlat
+	exactChecked := 0
+	for it := 0; it < 30; it++ {
+		fs := pflag.NewFlagSet("dlt-flat", pflag.ContinueOnError)
+		build := gen(fs)
+		args := []string{"--m", string(rune('1' + rng.IntN(6)))}
+		if it%2 == 1 {
+			args = append(args, "--memory", "1.3")
+		}
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		v, err := build(int64(it))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := v.(*dlt.FlatInstance)
+		p := &DLTFlatProblem{name: in.Name, Inst: in}
+		a := solveDLT(t, p, BackendHiGHS)
+		b := solveDLT(t, p, BackendLPSolve)
+		if a.Status != StatusOptimal || b.Status != StatusOptimal || relDiffB(*a.Objective, *b.Objective) > 1e-6 {
+			t.Fatalf("%s: highs %s %v, lpsolve %s %v", in.Name, a.Status, *a.Objective, b.Status, *b.Objective)
+		}
+		if a.Check.Exact != nil {
+			exactChecked++
+		}
+	}
+	if exactChecked == 0 {
+		t.Error("the recursion applied to none of the random instances")
+	}
+}
+
+func TestDLTBadInput(t *testing.T) {
+	single := func(edit func(map[string]any)) []byte {
+		d := map[string]any{"kind": "dlt-single", "V": 10000, "m": 10, "C": 0.006, "S": 70, "PS": 101, "PI": 6, "PN": 91,
+			"a1": 0.082, "a2": 2.366, "k1": 13, "k2": 294.43, "rho": 996, "objective": "min-time"}
+		edit(d)
+		b, _ := json.Marshal(d)
+		return b
+	}
+	cases := []struct {
+		name, field, reason string
+		data                []byte
+	}{
+		{"a negative rate", "C", "must be >= 0", single(func(d map[string]any) { d["C"] = -1 })},
+		{"rho zero", "rho", "must be > 0", single(func(d map[string]any) { d["rho"] = 0 })},
+		{"b2 that disagrees with rho", "b2", "disagrees", single(func(d map[string]any) { d["b2"] = -2300 })},
+		{"l2 that disagrees with rho", "l2", "disagrees", single(func(d map[string]any) { d["l2"] = -290000 })},
+		// bench.Load parses the kind first and reports bare NaN as invalid JSON for the
+		// whole file; dlt.ParseSingle names the field (domain/dlt tests).
+		{"NaN", "", "invalid JSON", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
+		{"min-energy without a deadline", "deadline", "required", single(func(d map[string]any) { d["objective"] = "min-energy" })},
+		{"a deadline below the lower bound", "deadline", "infeasible", single(func(d map[string]any) {
+			d["objective"] = "min-energy"
+			d["deadline"] = 100
+		})},
+		{"m not an integer", "m", "integer", single(func(d map[string]any) { d["m"] = 2.5 })},
+		{"a negative flat rate", "machines[1].a", "must be > 0", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":-1,"C":0,"S":0}]}`)},
+		{"a load beyond all memory", "V", "infeasible", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0,"B":4},{"a":1,"C":0,"S":0,"B":5}]}`)},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Load(c.data, "x")
+			var fe *domain.FieldError
+			if !errors.As(err, &fe) || !errors.Is(err, domain.ErrBadInput) {
+				t.Fatalf("err = %v, want a FieldError", err)
+			}
+			if fe.Field != c.field || !strings.Contains(fe.Reason, c.reason) {
+				t.Fatalf("field %q reason %q; want %q containing %q", fe.Field, fe.Reason, c.field, c.reason)
+			}
+		})
+	}
+	t.Run("the deadline error gives the bound", func(t *testing.T) {
+		_, err := Load(single(func(d map[string]any) {
+			d["objective"] = "min-energy"
+			d["deadline"] = 100
+		}), "x")
+		// S + max{CV, (C + a1)V/m} = 70 + max{60, 88} = 158.
+		if err == nil || !strings.Contains(err.Error(), "158") {
+			t.Fatalf("err = %v, want the bound 158 s", err)
+		}
+	})
+}
+
+func TestDLTInstancesLoad(t *testing.T) {
+	files, _ := filepath.Glob(instancePath("dlt-[fs]*.json"))
+	if len(files) < 8 {
+		t.Fatalf("found %d dlt instances", len(files))
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadFile(f); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
