@@ -23,8 +23,10 @@ type Formulation struct {
 	// [0, g_j] for chunked ones, where x_jk = n_jk/g_j.
 	X [][]model.Var
 	// TimeScale is the unit (in instance time units) in which the makespan rows are
-	// written, so that their coefficients are of order one whatever the instance's
-	// units. It does not change the objective, which is in the instance's units.
+	// written: the free-split lower bound on T, so that a solver's absolute row
+	// tolerance is a relative error of at most that tolerance on T, whatever the
+	// instance's units. It does not change the objective, which is in the instance's
+	// units.
 	TimeScale float64
 
 	in *partition.Instance
@@ -57,8 +59,8 @@ func Build(in *partition.Instance) (*Formulation, error) {
 	m := model.New(in.Name)
 	f := &Formulation{Model: m, X: make([][]model.Var, len(in.Portions)), in: in}
 
-	lo, hi := in.FreeSplitTime(), in.MaxTime()
-	f.TimeScale = math.Sqrt(lo * hi)
+	lo := in.FreeSplitTime()
+	f.TimeScale = lo
 	if !(f.TimeScale > 0) {
 		f.TimeScale = 1
 	}
