@@ -62,7 +62,6 @@ CSV reports and the plots.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "planning %s...\n", specPath)
 			plan, err := bench.NewPlan(spec, bench.PlanOptions{SpecFile: specPath, TimeScale: scale})
 			if err != nil {
 				return err

@@ -29,7 +29,7 @@ again). The output is byte-identical for the same instance.`,
 			case "mps":
 				write = func(m *model.Model, w io.Writer) error { return m.WriteMPS(w) }
 			case "lp":
-				write = writeLP
+				write = func(m *model.Model, w io.Writer) error { return m.WriteLP(w) }
 			case "":
 				return usagef("--format: missing (mps or lp)")
 			default:
@@ -63,15 +63,6 @@ again). The output is byte-identical for the same instance.`,
 	cmd.Flags().StringVar(&format, "format", "", "output format: mps or lp (required)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: stdout)")
 	return cmd
-}
-
-// writeLP writes m in CPLEX LP format, when the model package has the writer.
-func writeLP(m *model.Model, w io.Writer) error {
-	lw, ok := any(m).(interface{ WriteLP(io.Writer) error })
-	if !ok {
-		return fmt.Errorf("the LP writer is not available in this build")
-	}
-	return lw.WriteLP(w)
 }
 
 // writeFileAtomic writes a file through a temporary file and a rename, so a failed

@@ -2,12 +2,27 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 
+	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/model"
 )
 
-// readMPS parses free MPS with the model package's reader.
+// readMPS parses free MPS with the model package's reader. A malformed file is bad
+// input: its *model.ParseError becomes a FieldError whose field is the line.
 func readMPS(r io.Reader) (*model.Model, error) {
-	return nil, errors.New("the MPS reader is not available in this build")
+	m, err := model.ReadMPS(r)
+	var pe *model.ParseError
+	if errors.As(err, &pe) {
+		reason := pe.Reason
+		if pe.Section != "" {
+			reason = pe.Section + ": " + reason
+		}
+		return nil, &domain.FieldError{Field: fmt.Sprintf("line %d", pe.Line), Reason: reason}
+	}
+	if err != nil {
+		return nil, &domain.FieldError{Reason: err.Error()}
+	}
+	return m, nil
 }
