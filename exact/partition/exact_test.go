@@ -311,3 +311,65 @@ func TestSeveralIntensitiesOnThreeProcessorsAreNotCovered(t *testing.T) {
 		t.Fatalf("got %v, want ErrNotCovered", err)
 	}
 }
+
+// Observation 5.1 and reference 002 §2.1: with equal machine balances every divisible
+// workload reaches the free-split bound, and in general one divisible portion reaches
+// it (p-DP) exactly when its intensity is outside the open interval between the
+// balances.
+func TestPDPReachesTheFreeSplitBoundExactlyOutsideTheBalances(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	for it := 0; it < 300; it++ {
+		c, g := randProc(r), randProc(r)
+		if it%3 == 0 { // equal balances
+			g.TimePerByte = g.TimePerFlop * c.Balance()
+		}
+		in := &partition.Instance{Objective: partition.ObjMinTime, Processors: []partition.Processor{c, g}}
+		q := partition.Portion{Flops: 1 + float64(r.IntN(30)), Bytes: 1 + float64(r.IntN(30)), Split: partition.Divisible}
+		in.Portions = []partition.Portion{q}
+		T, _ := PDP([]float64{c.Work(q.Flops, q.Bytes), g.Work(q.Flops, q.Bytes)})
+		I, lo, hi := q.Intensity(), math.Min(c.Balance(), g.Balance()), math.Max(c.Balance(), g.Balance())
+		free := in.FreeSplitTime()
+		inside := I > lo*(1+1e-9) && I < hi*(1-1e-9)
+		if inside == near(T, free) {
+			t.Fatalf("I=%v, balances %v, %v: p-DP %v, free split %v", I, lo, hi, T, free)
+		}
+		if it%3 == 0 {
+			in.Portions = nil
+			for j := 0; j < 1+r.IntN(4); j++ {
+				in.Portions = append(in.Portions, randPortion(r, partition.Divisible))
+			}
+			if in.FreeSplitTime() == 0 {
+				continue
+			}
+			if res := solve(t, in); !near(res.Objective, in.FreeSplitTime()) {
+				t.Fatalf("equal balances: optimum %v, free split %v", res.Objective, in.FreeSplitTime())
+			}
+		}
+	}
+}
+
+func BenchmarkZonotope1000Portions(b *testing.B) {
+	r := rand.New(rand.NewPCG(15, 16))
+	in := &partition.Instance{Objective: partition.ObjMinEnergy, Processors: []partition.Processor{randProc(r), randProc(r)}}
+	for j := 0; j < 1000; j++ {
+		in.Portions = append(in.Portions, partition.Portion{Flops: 1 + r.Float64()*100, Bytes: 1 + r.Float64()*100, Split: partition.Divisible})
+	}
+	for b.Loop() {
+		if _, err := Solve(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEnumeration16WholePortions(b *testing.B) {
+	r := rand.New(rand.NewPCG(17, 18))
+	in := &partition.Instance{Objective: partition.ObjMinTime, Processors: []partition.Processor{randProc(r), randProc(r)}}
+	for j := 0; j < 16; j++ {
+		in.Portions = append(in.Portions, partition.Portion{Flops: 1 + r.Float64()*100, Bytes: 1 + r.Float64()*100, Split: partition.Whole})
+	}
+	for b.Loop() {
+		if _, err := Solve(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
