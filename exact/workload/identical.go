@@ -91,35 +91,46 @@ func IdenticalMinEnergy(ctx context.Context, ts *dw.Tables, tau float64) (Point,
 	return pt, true, nil
 }
 
-// convolve returns the min-plus convolution of a and b on 0..N.
+// convolve returns the min-plus convolution of a and b on 0..N. A squaring (a == b)
+// scans only the splits s ≤ w/2, the others being mirror images.
 func convolve(ctx context.Context, a, b *power, N int) (*power, error) {
 	inf := math.Inf(1)
 	c := &power{e: make([]float64, N+1), a: make([]int32, N+1), split: make([]int32, N+1), l: a, r: b}
+	ae, be := a.e, b.e
 	for w := 0; w <= N; w++ {
 		if w%256 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
 		}
-		be, ba, bs := inf, int32(0), int32(0)
-		for s := 0; s <= w; s++ {
-			ea := a.e[s]
+		hi := w
+		if a == b {
+			hi = w / 2
+		}
+		best, bestA, bestS := inf, int32(0), int32(0)
+		thr := inf // energies above thr cannot win, even on the active-count tie-break
+		for s := 0; s <= hi; s++ {
+			ea := ae[s]
 			if ea == inf {
 				continue
 			}
-			eb := b.e[w-s]
-			if eb == inf {
+			e := ea + be[w-s]
+			if e > thr {
 				continue
 			}
-			e, act := ea+eb, a.a[s]+b.a[w-s]
-			if be == inf || lexLess(e, act, be, ba) {
-				be, ba, bs = e, act, int32(s)
+			act := a.a[s] + b.a[w-s]
+			if best == inf || lexLess(e, act, best, bestA) {
+				best, bestA, bestS = e, act, int32(s)
+				thr = best + EnergyTolAbs(best)
 			}
 		}
-		c.e[w], c.a[w], c.split[w] = be, ba, bs
+		c.e[w], c.a[w], c.split[w] = best, bestA, bestS
 	}
 	return c, nil
 }
+
+// EnergyTolAbs is the absolute energy tolerance at value v.
+func EnergyTolAbs(v float64) float64 { return dw.EnergyTol * math.Max(1, math.Abs(v)) }
 
 // IdenticalSweep computes the front for identical processors with Sweep over
 // IdenticalMinEnergy; its points carry the fewest-active representatives already.
