@@ -359,6 +359,21 @@ func TestPartitionCaseStudyPredictions(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Race-to-halt on i7+750: the energy optimum is also time-optimal", func(t *testing.T) {
+		for _, app := range partition.PaperWorkloads() {
+			for _, platform := range []string{"i7+750", "i3+750"} {
+				in, _ := designed(t, platform, app)
+				tmin := *solvePartition(t, &PartitionProblem{name: app + "-" + platform, Inst: in}, BackendHiGHS).Objective
+				in.Objective = partition.ObjMinEnergy
+				res := solvePartition(t, &PartitionProblem{name: app + "-" + platform, Inst: in}, BackendHiGHS)
+				tE := res.Solution.(partition.Solution).T
+				race := partition.RelDiff(tE, tmin) <= 1e-6
+				if want := platform == "i7+750"; race != want {
+					t.Errorf("%s on %s: energy optimum at T = %g, time optimum %g (race to halt: %v, want %v)", app, platform, tE, tmin, race, want)
+				}
+			}
+		}
+	})
 	t.Run("Observation 5.2: on GPU-only platforms GO is the energy optimum", func(t *testing.T) {
 		for _, app := range partition.PaperWorkloads() {
 			for _, platform := range []string{"i3+titan", "i3+750"} {
