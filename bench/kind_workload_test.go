@@ -1,0 +1,475 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/highs"
+	"github.com/schedopt/schedopt/backends/lpsolve"
+	dw "github.com/schedopt/schedopt/domain/workload"
+	xw "github.com/schedopt/schedopt/exact/workload"
+)
+
+// The cross-check protocol of ref §5.3 for the kind "workload": the ILP on HiGHS (and
+// lp_solve on tiny instances), the bi-objective DP, HEPOPTA and brute force must give
+// the same fronts point by point, with every distribution re-evaluated from the tables.
+
+// lpsolveMaxBinaries bounds the instances given to lp_solve (tens of binaries).
+const lpsolveMaxBinaries = 16
+
+func workloadReq(backend string) SolveRequest {
+	req := SolveRequest{Backend: backend, Options: backends.Options{}} // zero gaps: exact
+	switch backend {
+	case BackendHiGHS:
+		req.Solver = highs.New()
+	case BackendLPSolve:
+		req.Solver = lpsolve.New()
+	}
+	return req
+}
+
+func randomWorkload(r *rand.Rand, p, m, maxSize int, identical bool) *dw.Instance {
+	in := &dw.Instance{Kind: "workload", Objective: dw.ObjPareto}
+	total := 0
+	var first dw.Processor
+	for i := 0; i < p; i++ {
+		if identical && i > 0 {
+			in.Processors = append(in.Processors, first)
+			total += first.Points[len(first.Points)-1].Size
+			continue
+		}
+		perm := r.Perm(maxSize)
+		proc := dw.Processor{Name: fmt.Sprint("p", i)}
+		k := 1 + r.IntN(m)
+		sizes := perm[:k]
+		sort.Ints(sizes)
+		for _, s := range sizes {
+			val := func() float64 {
+				if r.IntN(6) == 0 {
+					return 0 // free points make ties between distributions with different active counts
+				}
+				if r.IntN(2) == 0 {
+					return float64(1 + r.IntN(9)) // integer values: ties happen
+				}
+				return math.Round(r.Float64()*1000) / 100
+			}
+			proc.Points = append(proc.Points, dw.Point{Size: s + 1, Time: val(), Energy: val()})
+		}
+		total += sizes[len(sizes)-1] + 1
+		if i == 0 {
+			first = proc
+		}
+		in.Processors = append(in.Processors, proc)
+	}
+	in.N = 1 + r.IntN(total)
+	return in
+}
+
+// bruteFront is the brute-force front of in's objective with fewest-active
+// representatives.
+func bruteFront(t *testing.T, in *dw.Instance) dw.Front {
+	t.Helper()
+	all, err := xw.BruteForce(context.Background(), in.Tables(), 1e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Objective == dw.ObjParetoTotal {
+		for k := range all {
+			all[k].E += in.StaticPower * all[k].T
+		}
+	}
+	out := dw.Front{Front: []dw.Solution{}}
+	for _, q := range xw.NonDominated(all) {
+		s, _, err := in.SolutionOf(q.Sizes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out.Front = append(out.Front, s)
+	}
+	return out
+}
+
+func solveWorkload(t *testing.T, in *dw.Instance, backend, alg string, aggregate bool) *Result {
+	t.Helper()
+	cp := *in
+	cp.Algorithm = alg
+	p := NewWorkloadProblem(&cp, "test")
+	p.Aggregate = aggregate
+	res, err := p.Solve(context.Background(), workloadReq(backend))
+	if err != nil {
+		t.Fatalf("%s/%s: %v", backend, alg, err)
+	}
+	return res
+}
+
+func numBinaries(in *dw.Instance) int {
+	n := 0
+	for _, p := range in.Processors {
+		n += len(p.Points)
+	}
+	return n
+}
+
+func TestWorkloadFrontsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 5))
+	tested, lp := 0, 0
+	for trial := 0; tested < 40 && trial < 200; trial++ {
+		identical := trial%3 == 2
+		in := randomWorkload(r, 1+r.IntN(4), 1+r.IntN(4), 6, identical)
+		if trial%2 == 1 {
+			in.Objective, in.StaticPower = dw.ObjParetoTotal, float64(r.IntN(4))/2
+		}
+		if in.Validate() != nil {
+			continue
+		}
+		tested++
+		want := bruteFront(t, in)
+		type run struct {
+			backend, alg string
+			aggregate    bool
+		}
+		runs := []run{{BackendExact, WorkloadDP, false}, {BackendExact, WorkloadHEPOPTA, false}, {BackendExact, WorkloadMCKPSweep, false},
+			{BackendHiGHS, "", false}}
+		if in.Tables().Identical() && len(in.Processors) > 1 {
+			runs = append(runs, run{BackendHiGHS, "", true}, run{BackendExact, WorkloadIdentical, false})
+		}
+		if numBinaries(in) <= lpsolveMaxBinaries {
+			runs = append(runs, run{BackendLPSolve, "", false})
+			lp++
+		}
+		for _, rn := range runs {
+			name := fmt.Sprintf("trial %d %s/%s aggregate=%v", trial, rn.backend, rn.alg, rn.aggregate)
+			res := solveWorkload(t, in, rn.backend, rn.alg, rn.aggregate)
+			if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+				t.Errorf("%s: status %s, evaluator %+v, message %q", name, res.Status, res.Check.Evaluator, res.Message)
+				continue
+			}
+			got := res.Solution.(dw.Front)
+			if msg := CompareFronts(got, want, backends.Options{}); msg != "" {
+				t.Errorf("%s: %s\n got %+v\nwant %+v", name, msg, got.Front, want.Front)
+			}
+			if _, err := in.CheckFront(got); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if rn.backend != BackendExact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
+				t.Errorf("%s: check.exact %+v", name, res.Check.Exact)
+			}
+		}
+	}
+	if tested < 30 || lp < 10 {
+		t.Fatalf("only %d instances tested (%d with lp_solve)", tested, lp)
+	}
+}
+
+// lexBest returns the brute-force optimum of a single objective with the
+// lexicographic tie-breaks of the stages.
+func lexBest(t *testing.T, in *dw.Instance) dw.Eval {
+	all, err := xw.BruteForce(context.Background(), in.Tables(), 1e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(ev dw.Eval) [3]float64 {
+		switch in.Objective {
+		case dw.ObjMinTime:
+			return [3]float64{ev.T, ev.Dynamic, float64(ev.Active)}
+		case dw.ObjMinEnergy:
+			return [3]float64{ev.Dynamic, ev.T, float64(ev.Active)}
+		}
+		return [3]float64{ev.Total, ev.T, float64(ev.Active)}
+	}
+	lessKey := func(a, b [3]float64) bool {
+		for i := range a {
+			if !xw.EqualEnergy(a[i], b[i]) {
+				return a[i] < b[i]
+			}
+		}
+		return false
+	}
+	var best dw.Eval
+	for k, q := range all {
+		ev, _ := in.Evaluate(q.Sizes)
+		if k == 0 || lessKey(key(ev), key(best)) {
+			best = ev
+		}
+	}
+	return best
+}
+
+func TestWorkloadSingleObjectives(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	tested := 0
+	for trial := 0; tested < 45 && trial < 200; trial++ {
+		in := randomWorkload(r, 1+r.IntN(4), 1+r.IntN(4), 6, trial%3 == 2)
+		in.Objective = []string{dw.ObjMinTime, dw.ObjMinEnergy, dw.ObjMinTotal}[trial%3]
+		in.StaticPower = float64(r.IntN(3))
+		if in.Validate() != nil {
+			continue
+		}
+		tested++
+		want := lexBest(t, in)
+		for _, backend := range []string{BackendExact, BackendHiGHS} {
+			name := fmt.Sprintf("trial %d %s %s", trial, in.Objective, backend)
+			res := solveWorkload(t, in, backend, "", in.Tables().Identical() && len(in.Processors) > 1)
+			if res.Status != StatusOptimal || !res.Check.Evaluator.OK {
+				t.Errorf("%s: status %s, %+v", name, res.Status, res.Check.Evaluator)
+				continue
+			}
+			if backend != BackendExact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
+				t.Errorf("%s: check.exact %+v", name, res.Check.Exact)
+			}
+			sol := res.Solution.(dw.Solution)
+			ev, err := in.Evaluate(sol.Sizes)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if ev.T != want.T || !xw.EqualEnergy(ev.Dynamic, want.Dynamic) || ev.Active != want.Active {
+				t.Errorf("%s: got (T=%g, E=%g, active %d), lexicographic optimum (%g, %g, %d)", name, ev.T, ev.Dynamic, ev.Active, want.T, want.Dynamic, want.Active)
+			}
+			if sol.T != ev.T || !xw.EqualEnergy(sol.E, in.EnergyOf(ev)) {
+				t.Errorf("%s: reported (%g, %g), tables give (%g, %g)", name, sol.T, sol.E, ev.T, in.EnergyOf(ev))
+			}
+		}
+	}
+	if tested < 30 {
+		t.Fatalf("only %d instances tested", tested)
+	}
+}
+
+// TestWorkloadFig10 is R1 of ref §5.2 through the instance files.
+func TestWorkloadFig10(t *testing.T) {
+	load := func(path string) *WorkloadProblem {
+		t.Helper()
+		p, err := LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.(*WorkloadProblem)
+	}
+	want := [][3]any{{2.0, 5.0, "[2 0 2 0]"}, {3.0, 4.0, "[2 1 0 1]"}, {6.0, 2.0, "[2 2 0 0]"}}
+	for _, backend := range []string{BackendHiGHS, BackendLPSolve, BackendExact} {
+		algs := []string{""}
+		if backend == BackendExact {
+			algs = WorkloadAlgorithms()
+		}
+		for _, alg := range algs {
+			if alg == WorkloadIdentical {
+				continue // the tables differ
+			}
+			t.Run(fmt.Sprintf("%s %s gives the paper's three points", backend, alg), func(t *testing.T) {
+				p := load("../instances/workload-fig10.json")
+				p.Inst.Algorithm = alg
+				res, err := p.Solve(context.Background(), workloadReq(backend))
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantStatus := StatusOptimal
+				if alg == WorkloadAdaptAleph {
+					wantStatus = StatusFeasible // heterogeneous tables: balanced fallback only
+				}
+				if res.Status != wantStatus {
+					t.Fatalf("status %s (%s)", res.Status, res.Message)
+				}
+				if alg == WorkloadAdaptAleph {
+					return
+				}
+				f := res.Solution.(dw.Front).Front
+				var got [][3]any
+				for _, q := range f {
+					got = append(got, [3]any{q.T, q.E, fmt.Sprint(q.Sizes)})
+				}
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("front %v, want %v", got, want)
+				}
+			})
+		}
+	}
+	t.Run("pareto-total with P_S=0.5 keeps all three points; P_S=1 keeps (2, 7)", func(t *testing.T) {
+		p := load("../instances/workload-fig10-total-ps0.5.json")
+		for _, c := range []struct {
+			ps   float64
+			want string
+		}{{0.5, "[{2 6} {3 5.5} {6 5}]"}, {1, "[{2 7}]"}} {
+			p.Inst.StaticPower = c.ps
+			res, err := p.Solve(context.Background(), workloadReq(BackendHiGHS))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []struct{ T, E float64 }
+			for _, q := range res.Solution.(dw.Front).Front {
+				got = append(got, struct{ T, E float64 }{q.T, q.E})
+			}
+			if fmt.Sprint(got) != c.want || !res.Check.Exact.Agree {
+				t.Errorf("P_S=%g: %v (agree %v), want %s", c.ps, got, res.Check.Exact.Agree, c.want)
+			}
+		}
+	})
+	t.Run("the single objectives give T*=2 and E*=2", func(t *testing.T) {
+		for path, want := range map[string]string{
+			"../instances/workload-fig10-mintime.json":   "{2 5 [2 0 2 0] <nil>}",
+			"../instances/workload-fig10-minenergy.json": "{6 2 [2 2 0 0] <nil>}",
+		} {
+			res, err := load(path).Solve(context.Background(), workloadReq(BackendHiGHS))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fmt.Sprint(res.Solution); got != want || !res.Check.Exact.Agree {
+				t.Errorf("%s: %s (check %+v), want %s", path, got, res.Check.Exact, want)
+			}
+		}
+	})
+}
+
+// TestWorkloadPartialModel is ref §5.3 item 6: on identical processors the ILP over the
+// partial model (the 2T+1 sizes around n/p) equals the DP over it, and the local front
+// is weakly dominated by the global one.
+func TestWorkloadPartialModel(t *testing.T) {
+	in, err := dw.GenIdentical(4, "fft", 6, 40, 90)
+	if err != nil {
+		t.Fatal(err)
+	}
+	global := solveWorkload(t, in, BackendExact, WorkloadDP, false).Solution.(dw.Front)
+	for _, T := range []int{0, 2, 5, 40} {
+		local := *in
+		local.Processors = nil
+		c := in.N / len(in.Processors)
+		for _, p := range in.Processors {
+			q := dw.Processor{Name: p.Name}
+			for _, pt := range p.Points {
+				if pt.Size >= c-T && pt.Size <= c+T {
+					q.Points = append(q.Points, pt)
+				}
+			}
+			local.Processors = append(local.Processors, q)
+		}
+		if local.Validate() != nil {
+			continue
+		}
+		ilp := solveWorkload(t, &local, BackendHiGHS, "", true)
+		dp := solveWorkload(t, &local, BackendExact, WorkloadDP, false)
+		lf := ilp.Solution.(dw.Front)
+		if msg := CompareFronts(lf, dp.Solution.(dw.Front), backends.Options{}); msg != "" {
+			t.Errorf("T=%d: ILP vs DP on the partial model: %s", T, msg)
+		}
+		for _, q := range lf.Front {
+			ok := false
+			for _, g := range global.Front {
+				ok = ok || (g.T <= q.T && g.E <= q.E+1e-9)
+			}
+			if !ok {
+				t.Errorf("T=%d: local point (%g, %g) is not dominated by the global front", T, q.T, q.E)
+			}
+		}
+		al, err := xw.AdaptAleph(context.Background(), in.Tables(), T)
+		if err != nil {
+			t.Fatalf("T=%d: ADAPTALEPH: %v", T, err)
+		}
+		for _, q := range al.Front {
+			ok := false
+			for _, g := range lf.Front {
+				ok = ok || (g.T <= q.T && g.E <= q.E+1e-9)
+			}
+			if !ok {
+				t.Errorf("T=%d: ADAPTALEPH point (%g, %g) beats the exact local front", T, q.T, q.E)
+			}
+		}
+	}
+}
+
+func TestWorkloadGeneratorFlags(t *testing.T) {
+	g := workloadGenerators()[0]
+	for _, args := range [][]string{
+		{"--profile", "linear", "--a", "1,2", "--b", "2,1", "--n", "30", "--points", "30"},
+		{"--profile", "dgemm", "--p", "3", "--points", "40", "--n", "1280"},
+		{"--profile", "fft", "--p", "2", "--n", "4096"},
+		{"--profile", "identical", "--shape", "fft", "--p", "8", "--points", "485", "--n", "300"},
+	} {
+		t.Run(fmt.Sprint(args), func(t *testing.T) {
+			fs := pflag.NewFlagSet("workload", pflag.ContinueOnError)
+			build := g.Flags(fs)
+			if err := fs.Parse(args); err != nil {
+				t.Fatal(err)
+			}
+			v, err := build(1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := json.Marshal(v)
+			if _, err := Load(data, "gen"); err != nil {
+				t.Errorf("generated instance does not load: %v", err)
+			}
+		})
+	}
+	fs := pflag.NewFlagSet("workload", pflag.ContinueOnError)
+	build := g.Flags(fs)
+	_ = fs.Parse([]string{"--profile", "sine"})
+	if _, err := build(1); err == nil {
+		t.Errorf("unknown profile accepted")
+	}
+}
+
+func TestWorkloadInstancesLoad(t *testing.T) {
+	files, _ := os.ReadDir("../instances")
+	n := 0
+	for _, f := range files {
+		if len(f.Name()) > 9 && f.Name()[:9] == "workload-" {
+			if _, err := LoadFile("../instances/" + f.Name()); err != nil {
+				t.Errorf("%s: %v", f.Name(), err)
+			}
+			n++
+		}
+	}
+	if n < 4 {
+		t.Errorf("%d workload instances", n)
+	}
+}
+
+// TestWorkloadFewestActive: among distributions with the same (T, E), every backend
+// reports the one with the fewest active processors (seed 000 [L853, L1218]).
+func TestWorkloadFewestActive(t *testing.T) {
+	in := &dw.Instance{Kind: "workload", N: 2, Processors: []dw.Processor{
+		{Points: []dw.Point{{Size: 1, Time: 1, Energy: 1}, {Size: 2, Time: 1, Energy: 2}}},
+		{Points: []dw.Point{{Size: 1, Time: 1, Energy: 1}}},
+		{Points: []dw.Point{{Size: 1, Time: 1, Energy: 1}}},
+	}}
+	for _, obj := range []string{dw.ObjPareto, dw.ObjParetoTotal, dw.ObjMinTime, dw.ObjMinEnergy, dw.ObjMinTotal} {
+		for _, backend := range []string{BackendHiGHS, BackendLPSolve, BackendExact} {
+			t.Run(obj+" on "+backend, func(t *testing.T) {
+				cp := *in
+				cp.Objective, cp.StaticPower = obj, 1
+				if err := cp.Validate(); err != nil {
+					t.Fatal(err)
+				}
+				res, err := NewWorkloadProblem(&cp, "tie").Solve(context.Background(), workloadReq(backend))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := fmt.Sprint(res.Solution)
+				want := "{2 2 [2 0 0] <nil>}"
+				switch obj {
+				case dw.ObjPareto:
+					want = "{[{1 2 [2 0 0] <nil>}]}"
+				case dw.ObjParetoTotal:
+					want = "{[{1 3 [2 0 0] 0x"
+				case dw.ObjMinTotal:
+					want = "{1 3 [2 0 0] 0x"
+				case dw.ObjMinTime:
+					want = "{1 2 [2 0 0] <nil>}"
+				case dw.ObjMinEnergy:
+					want = "{1 2 [2 0 0] <nil>}"
+				}
+				if len(got) < len(want) || got[:len(want)] != want {
+					t.Errorf("%s, want %s…", got, want)
+				}
+			})
+		}
+	}
+}
