@@ -395,6 +395,9 @@ func (p *Plan) expandJobs(scale float64) error {
 					continue
 				}
 			}
+			if b.MaxM > 0 && in.Size.M > b.MaxM {
+				continue
+			}
 			if milp && b.MaxIntegers > 0 {
 				n, err := p.integers(in)
 				if err != nil {

@@ -105,7 +105,12 @@ func BuildReport(recs []*Record) *Report {
 			groups[l] = g
 		}
 		g.Jobs++
-		switch r.Status {
+		status := r.Status
+		if isHeuristic(r) && status == StatusInfeasible {
+			// A heuristic that found no schedule within the limits proves nothing.
+			status = StatusTimeLimit
+		}
+		switch status {
 		case StatusOptimal:
 			g.Optimal++
 		case StatusFeasible:
@@ -147,6 +152,9 @@ func BuildReport(recs []*Record) *Report {
 	rep.quality(recs, label)
 	return rep
 }
+
+// isHeuristic reports whether the record comes from a heuristic.
+func isHeuristic(r *Record) bool { return strings.HasPrefix(r.Backend, HeuristicPrefix) }
 
 // atLimit reports whether a non-optimal record stopped because of its time limit
 // (as opposed to a heuristic, which stops by itself).
@@ -264,6 +272,9 @@ func claimOf(r *Record, label string) (claim, bool) {
 	c := claim{label: label, rec: r, status: r.Status, oracle: r.Backend == BackendExact}
 	if r.Result == nil {
 		return c, false
+	}
+	if isHeuristic(r) && r.Status != StatusFeasible {
+		return c, false // a heuristic claims only the schedule it found
 	}
 	switch r.Status {
 	case StatusOptimal, StatusFeasible, StatusInfeasible, StatusUnbounded:
@@ -481,6 +492,13 @@ func fmtNum(x float64) string {
 	return strconv.FormatFloat(x, 'g', 7, 64)
 }
 
+func fmtSig(x float64) string {
+	if math.IsNaN(x) {
+		return "–"
+	}
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
 func fmtFixed(x float64, prec int) string {
 	if math.IsNaN(x) {
 		return "–"
@@ -534,13 +552,13 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 	fmt.Fprintf(&b, "%d result records.\n\n", rep.Records)
 	b.WriteString("## Per backend\n\n")
 	b.WriteString("*solved*: proven optimal, infeasible or unbounded. *sgm time*: shifted geometric mean of build+solve " +
-		"time (shift 1 s; jobs stopped by the limit count as the limit). *mean gap@limit*: mean relative gap of the jobs " +
+		"time (shift 1 s; jobs stopped by the limit count as the limit). *n/a*: exact jobs on instances without an exact algorithm. *mean gap@limit*: mean relative gap of the jobs " +
 		"that reached the time limit with a solution (their count in parentheses).\n\n")
-	b.WriteString("| backend | jobs | solved | optimal | feasible | infeasible | no solution at limit | errors | sgm time [s] | mean gap@limit |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| backend | jobs | solved | optimal | feasible | infeasible | no solution | errors | n/a | sgm time [s] | mean gap@limit |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, g := range rep.Groups {
-		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", g.Label, g.Jobs, g.Solved(), g.Optimal,
-			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, fmtFixed(g.SGM, 3), gapCell(g))
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", g.Label, g.Jobs, g.Solved(), g.Optimal,
+			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, g.Unsupported, fmtFixed(g.SGM, 3), gapCell(g))
 	}
 	b.WriteString("\n## Agreement\n\n")
 	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered. Two answers " +
@@ -574,7 +592,7 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 		for _, q := range rep.Quality {
 			fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s | %s |\n", q.Label, q.Count, fmtFixed(q.Min, 4),
 				fmtFixed(q.Q1, 4), fmtFixed(q.Median, 4), fmtFixed(q.Q3, 4), fmtFixed(q.Max, 4), fmtFixed(q.Mean, 4),
-				fmtNum(q.MedianSeconds))
+				fmtSig(q.MedianSeconds))
 		}
 	}
 	fmt.Fprintf(&b, "\n## Failed jobs (%d)\n\n", len(rep.Failures))

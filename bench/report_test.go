@@ -191,3 +191,19 @@ func TestQuantileInterpolates(t *testing.T) {
 		t.Error("Quantile of nothing is not NaN")
 	}
 }
+
+func TestHeuristicWithoutScheduleIsNoDisagreement(t *testing.T) {
+	recs := []*bench.Record{
+		rec("i1", "highs", f64(1e-6), bench.StatusOptimal, f64(10), 0),
+		rec("i1", "heuristic:gss-a1", nil, bench.StatusInfeasible, nil, 0),
+	}
+	rep := bench.BuildReport(recs)
+	if len(rep.Disagreements) != 0 {
+		t.Errorf("a heuristic that missed the deadline was listed as a disagreement: %+v", rep.Disagreements)
+	}
+	for _, g := range rep.Groups {
+		if g.Backend == "heuristic:gss-a1" && (g.Infeasible != 0 || g.TimeLimited != 1) {
+			t.Errorf("heuristic without schedule counted as %+v, want one 'no solution'", g)
+		}
+	}
+}

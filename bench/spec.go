@@ -65,6 +65,9 @@ type BackendSpec struct {
 	// MaxIntegers, when > 0, runs this backend only on instances whose model has at
 	// most this many integer variables (lp_solve is only fit for small models).
 	MaxIntegers int `json:"max_integers,omitempty"`
+	// MaxM, when > 0, runs this backend only on instances with at most this many
+	// machines or processors (cheaper to check than MaxIntegers: no model is built).
+	MaxM int `json:"max_m,omitempty"`
 	// Kinds, when set, runs this backend only on instances of these kinds.
 	Kinds []string `json:"kinds,omitempty"`
 }
@@ -261,6 +264,9 @@ func (s *Spec) check() error {
 		}
 		if b.MaxIntegers < 0 {
 			return domain.Errorf(f+".max_integers", "must be >= 0")
+		}
+		if b.MaxM < 0 {
+			return domain.Errorf(f+".max_m", "must be >= 0")
 		}
 		for j, k := range b.Kinds {
 			if !slices.Contains(Kinds(), k) {
