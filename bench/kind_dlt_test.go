@@ -333,3 +333,49 @@ func TestDLTInstancesLoad(t *testing.T) {
 		}
 	}
 }
+
+// minEnergyAt solves the Table 5.1 defaults with m machines at the fixed length T.
+func minEnergyAt(t *testing.T, m int, T float64) *dlt.SingleSolution {
+	t.Helper()
+	in := Table51(m, dlt.MinEnergy)
+	in.Deadline, in.FixedLength = &T, true
+	res := solveDLT(t, &DLTSingleProblem{name: "table5.1", Inst: in}, BackendHiGHS)
+	if res.Status != StatusOptimal {
+		t.Fatalf("T = %g: status %s", T, res.Status)
+	}
+	return res.Solution.(*dlt.SingleSolution)
+}
+
+// Fig. 5.3-5.4 (L703, L717-724): beyond the lowest-energy point every second costs
+// (m+1)·P^I; the first knee of m = 10 is near T = 770 (the penultimate machine's
+// chunk reaches the RAM size).
+func TestDLTTable51TradeOff(t *testing.T) {
+	a, b := minEnergyAt(t, 10, 860), minEnergyAt(t, 10, 880)
+	if d := b.E - a.E; math.Abs(d-20*11*6) > 1e-3 {
+		t.Errorf("E(880) − E(860) = %g, want 20 s × (m+1)P^I = 1320 J", d)
+	}
+	// The trade-off line is steepest while the RAM of the last two machines fills, and
+	// flattens once only the last machine is still below the RAM size.
+	E := func(T float64) float64 { return minEnergyAt(t, 10, T).E }
+	steep, flat := (E(764)-E(768))/4, (E(776)-E(780))/4
+	if !(steep > 1.5*flat && flat > 0) {
+		t.Errorf("energy slope %g J/s on [764, 768] and %g J/s on [776, 780]; the thesis puts a knee near 770", steep, flat)
+	}
+	t.Logf("slopes: %.0f J/s before the knee, %.0f J/s after", steep, flat)
+}
+
+// Fig. 5.6 (L742): with V = 200 only one machine is usable.
+func TestDLTTable51SmallLoad(t *testing.T) {
+	in := Table51(10, dlt.MinTime)
+	in.V = 200
+	res := solveDLT(t, &DLTSingleProblem{name: "table5.1-V200", Inst: in}, BackendHiGHS)
+	n := 0
+	for i, u := range res.Solution.(*dlt.SingleSolution).Used {
+		if u && res.Solution.(*dlt.SingleSolution).Alpha[i] > 0 {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d machines loaded, the thesis shows one", n)
+	}
+}
