@@ -379,3 +379,64 @@ func TestDLTTable51SmallLoad(t *testing.T) {
 		t.Errorf("%d machines loaded, the thesis shows one", n)
 	}
 }
+
+// A deadline above the validation bound but below the shortest schedule: both backends
+// report infeasible, and so does the oracle.
+func TestDLTSingleDeadlineBelowOptimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(77, 78))
+	tested := 0
+	for it := 0; it < 6; it++ {
+		in := randomSingleInstance(rng, 2+rng.IntN(2))
+		ex, err := (&DLTSingleProblem{Inst: in}).Exact(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := ex.Objective * 0.98
+		if d < in.TimeLowerBound() {
+			continue
+		}
+		in.Objective, in.Deadline = dlt.MinEnergy, &d
+		tested++
+		for _, b := range []string{BackendHiGHS, BackendLPSolve} {
+			res := solveDLT(t, &DLTSingleProblem{name: "tight", Inst: in}, b)
+			if res.Status != StatusInfeasible || res.Check.Exact == nil || !res.Check.Exact.Agree {
+				t.Fatalf("%s: status %s, exact %+v", b, res.Status, res.Check.Exact)
+			}
+		}
+	}
+	if tested == 0 {
+		t.Fatal("no instance had a deadline between the validation bound and the optimum")
+	}
+}
+
+// The solution objects are exactly the spec's.
+func TestDLTSolutionJSON(t *testing.T) {
+	cases := []struct {
+		file string
+		keys []string
+	}{
+		{"dlt-flat-table3.4-V10000.json", []string{"T", "alpha"}},
+		{"dlt-single-table5.1-minenergy.json", []string{"E", "T", "alpha", "used"}},
+	}
+	for _, c := range cases {
+		res := solveDLT(t, mustLoad(t, c.file), BackendHiGHS)
+		b, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			Solution map[string]json.RawMessage `json:"solution"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for k := range out.Solution {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, c.keys) {
+			t.Errorf("%s: solution keys %v, want %v", c.file, keys, c.keys)
+		}
+	}
+}
