@@ -203,11 +203,8 @@ func (m *Model) lpList(t *textOut, section string, cols []string, keep func(j in
 			t.str(section)
 			t.byte('\n')
 		}
-		if n%lpTermsPerLine == 0 {
-			if n > 0 {
-				t.byte('\n')
-			}
-			t.byte(' ')
+		if n > 0 && n%lpTermsPerLine == 0 {
+			t.byte('\n')
 		}
 		t.byte(' ')
 		t.str(cols[j])
