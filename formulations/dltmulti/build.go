@@ -74,8 +74,14 @@ func Horizon(in *dm.Instance, opt Options) float64 {
 	if opt.UpperT > 0 {
 		h = math.Min(h, opt.UpperT)
 	}
-	return h
+	// The optimum may equal h exactly; a little room keeps solvers with loose
+	// tolerances from declaring the thin region infeasible.
+	return h*(1+horizonSlack) + horizonSlack
 }
+
+// horizonSlack is the relative (and absolute, in seconds) room added to a horizon that
+// comes from a known schedule.
+const horizonSlack = 1e-6
 
 // Build returns the MIP (6.6)-(6.28) of the instance. Column and row names carry the
 // equation numbers.

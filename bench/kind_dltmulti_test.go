@@ -1,0 +1,254 @@
+package bench
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/highs"
+	"github.com/schedopt/schedopt/backends/lpsolve"
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+	fdm "github.com/schedopt/schedopt/formulations/dltmulti"
+)
+
+// solveMulti solves p with backend at gap 0 and fails unless the result is optimal,
+// the evaluator accepts it, the enumeration agrees and the valid lower bounds hold.
+func solveMulti(t *testing.T, p *DLTMultiProblem, backend string) *Result {
+	t.Helper()
+	var s backends.Solver = highs.New()
+	if backend == BackendLPSolve {
+		s = lpsolve.New()
+	}
+	res, err := p.Solve(context.Background(), SolveRequest{Backend: backend, Solver: s, Options: backends.Options{}})
+	if err != nil {
+		t.Fatalf("%s with %s: %v", p.Name(), backend, err)
+	}
+	if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+		t.Fatalf("%s with %s: status %s (%s), evaluator %+v", p.Name(), backend, res.Status, res.Message, res.Check.Evaluator)
+	}
+	if res.Check.Exact == nil || !res.Check.Exact.Agree {
+		t.Fatalf("%s with %s: objective %g, enumeration %+v", p.Name(), backend, *res.Objective, res.Check.Exact)
+	}
+	if relDiffB(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
+		t.Fatalf("%s with %s: model objective %g, evaluator %g", p.Name(), backend, *res.Objective, res.Check.Evaluator.Objective)
+	}
+	sol := res.Solution.(dm.Solution)
+	in := p.Inst
+	if lb := dm.ValidLowerBoundTime(in); sol.T < lb*(1-1e-9) {
+		t.Errorf("%s: T = %g below the valid LB(T) %g", p.Name(), sol.T, lb)
+	}
+	if lb := dm.ValidLowerBoundEnergy(in); sol.E < lb*(1-1e-9) {
+		t.Errorf("%s: E = %g below the valid LB(E) %g", p.Name(), sol.E, lb)
+	}
+	return res
+}
+
+// printedBoundsHold reports whether the thesis's (6.29) and (6.30), as printed, hold.
+func printedBoundsHold(in *dm.Instance, sol dm.Solution) bool {
+	return sol.T >= dm.LowerBoundTime(in)*(1-1e-9) && sol.E >= dm.LowerBoundEnergy(in)*(1-1e-9)
+}
+
+// tinyInstances draws generator instances with m <= 3, n <= 4 and sets up each
+// objective variant from the enumeration's T* (so every variant is feasible).
+func tinyInstances(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 3))
+	shapes := [][2]int{{1, 2}, {2, 2}, {2, 3}, {3, 2}, {1, 4}, {3, 3}, {2, 4}, {3, 4}}
+	var out []*dm.Instance
+	for k := range count {
+		sh := shapes[k%len(shapes)]
+		in, err := dm.Generate(dm.GenConfig{M: sh[0], N: sh[1], V: 500 + 5500*r.Float64(), P0N: 100, Seed: seed*100 + uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil || !res.Feasible {
+			t.Fatalf("enumeration: %v", err)
+		}
+		tStar := res.Objective
+		switch k % 4 {
+		case 0: // min-time
+		case 1: // min-energy under a deadline
+			d := tStar * (1.1 + r.Float64())
+			in.Objective, in.Deadline = dm.MinEnergy, &d
+		case 2: // min-energy at a fixed length
+			d := tStar * (1.05 + 0.5*r.Float64())
+			in.Objective, in.Deadline, in.FixedLength = dm.MinEnergy, &d, true
+		case 3: // min-time under an energy cap between E(T*) and the min-energy point
+			d := tStar * 1.5
+			e := *in
+			e.Objective, e.Deadline = dm.MinEnergy, &d
+			low, _ := dltseq.Solve(context.Background(), &e, dltseq.Options{})
+			tr := dm.Evaluate(in, res.Schedule, dm.EvalOptions{})
+			limit := low.Objective + (tr.E-low.Objective)*0.3
+			in.EnergyLimit = &limit
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// Both backends with gap 0 agree with the exact enumeration on random tiny generator
+// instances, for all four objectives; every solution passes the evaluator and the
+// valid lower bounds.
+func TestDLTMultiBackendsAgreeWithEnumeration(t *testing.T) {
+	ins := tinyInstances(t, 16, 1)
+	printed := 0
+	for _, in := range ins {
+		for _, backend := range []string{BackendHiGHS, BackendLPSolve} {
+			p := &DLTMultiProblem{name: in.Name, Inst: in}
+			res := solveMulti(t, p, backend)
+			if printedBoundsHold(in, res.Solution.(dm.Solution)) {
+				printed++
+			}
+		}
+	}
+	t.Logf("printed (6.29)/(6.30) held on %d of %d solutions", printed, 2*len(ins))
+}
+
+// The plain thesis model and the strengthened one (symmetry breaking, bounds, horizon,
+// MIP start) reach the same optimum.
+func TestDLTMultiPlainAndStrengthenedModelsAgree(t *testing.T) {
+	ins := tinyInstances(t, 8, 2)
+	// Two identical machines make the symmetry rows bite.
+	twin, _ := dm.Generate(dm.GenConfig{M: 3, N: 3, V: 4000, P0N: 100, Seed: 77})
+	twin.Machines[1] = twin.Machines[0]
+	ins = append(ins, twin)
+	for _, in := range ins {
+		plain := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in, Opts: fdm.Options{Plain: true}}, BackendHiGHS)
+		strong := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in}, BackendHiGHS)
+		if relDiffB(*plain.Objective, *strong.Objective) > 1e-6 {
+			t.Errorf("%s: plain %g, strengthened %g", in.Name, *plain.Objective, *strong.Objective)
+		}
+	}
+}
+
+// The §5.2.3 homogeneous model (5.17)-(5.26) and the §6 model give the same T* on
+// identical machines.
+func TestDLTMultiHomogeneousModelGivesTheSameTStar(t *testing.T) {
+	for k, c := range []struct {
+		m, n int
+		V    float64
+	}{{2, 3, 9000}, {3, 3, 15000}, {2, 4, 20000}} {
+		mc := dm.Machine{A1: 0.109, A2: 4.132, K1: 13, K2: 294, Rho: 6739 * 0.25, C: 0.005, O: 0.075, S: 25.4, PI: 6, PN: 91, PS: 101}
+		in := &dm.Instance{Kind: dm.Kind, Name: "homogeneous", V: c.V, N: c.n, P0N: 0, Objective: dm.MinTime}
+		for range c.m {
+			in.Machines = append(in.Machines, mc)
+		}
+		res := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in}, BackendHiGHS)
+		h, err := fdm.BuildHomogeneous(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := highs.New().Solve(context.Background(), h.Model, backends.Options{})
+		if err != nil || raw.Status != backends.Optimal {
+			t.Fatalf("(5.17)-(5.26): %v %v", raw.Status, err)
+		}
+		if relDiffB(raw.Objective, *res.Objective) > 1e-6 {
+			t.Errorf("case %d: (5.17)-(5.26) T* = %g, (6.6)-(6.28) T* = %g", k, raw.Objective, *res.Objective)
+		}
+	}
+}
+
+func TestDLTMultiTable61Instance(t *testing.T) {
+	p := mustLoad(t, "dlt-multi-table6.1.json").(*DLTMultiProblem)
+	in := p.Inst
+	if in.M() != 10 || in.V != 24000 {
+		t.Fatalf("m = %d, V = %g", in.M(), in.V)
+	}
+	// l2 of M10 is derived from rho (the printed −9963201 is a typo).
+	if l2 := in.Machines[9].L2(); math.Abs(l2-(-996320.6)) > 1 {
+		t.Errorf("l2 of M10 = %g", l2)
+	}
+	// Reference §1.9.4: LB(T) of (6.29) = 228.157 s for this system.
+	if lb := dm.LowerBoundTime(in); math.Abs(lb-228.157) > 0.001 {
+		t.Errorf("LB(T) = %.4f, reference 228.157", lb)
+	}
+	// n = 4 is the smallest number of chunks that keeps 24000 MB in core (L1155).
+	minChunks := 0
+	rhos := []float64{}
+	for _, mc := range in.Machines {
+		rhos = append(rhos, mc.Rho)
+	}
+	for sum := 0.0; sum < in.V; minChunks++ {
+		best := 0
+		for i := range rhos {
+			if rhos[i] > rhos[best] {
+				best = i
+			}
+		}
+		sum += rhos[best]
+		rhos[best] = 0
+	}
+	if minChunks != 4 {
+		t.Errorf("minimum in-core chunk count %d, thesis 4", minChunks)
+	}
+	for _, h := range p.Heuristics() {
+		res, err := p.RunHeuristic(context.Background(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != StatusFeasible || !res.Check.Evaluator.OK {
+			t.Errorf("%s: %s %s", h, res.Status, res.Message)
+		}
+		if sol := res.Solution.(dm.Solution); sol.T < dm.ValidLowerBoundTime(in) || sol.E < dm.ValidLowerBoundEnergy(in) {
+			t.Errorf("%s: T %g, E %g below the valid bounds", h, sol.T, sol.E)
+		}
+	}
+	s, ok := p.BestStart()
+	if !ok || !dm.Evaluate(in, s, dm.EvalOptions{}).OK() {
+		t.Errorf("no feasible 12-message start for Table 6.1")
+	}
+}
+
+func TestDLTMultiSection522InstanceRunsTheHomogeneousRules(t *testing.T) {
+	p := mustLoad(t, "dlt-multi-sec5.2.2.json").(*DLTMultiProblem)
+	for _, h := range []string{"hom-ssc", "hom-scu", "hom-sco", "hom-gss"} {
+		res, err := p.RunHeuristic(context.Background(), h)
+		if err != nil || res.Status != StatusFeasible {
+			t.Fatalf("%s: %v %+v", h, err, res)
+		}
+	}
+}
+
+func TestDLTMultiTinyInstancesSolveOnBothBackends(t *testing.T) {
+	for _, name := range []string{"dlt-multi-tiny-m3-n4.json", "dlt-multi-tiny-m2-n3-energy.json"} {
+		p := mustLoad(t, name).(*DLTMultiProblem)
+		a := solveMulti(t, p, BackendHiGHS)
+		b := solveMulti(t, p, BackendLPSolve)
+		if relDiffB(*a.Objective, *b.Objective) > 1e-6 {
+			t.Errorf("%s: HiGHS %g, lp_solve %g", name, *a.Objective, *b.Objective)
+		}
+	}
+}
+
+func TestDLTMultiGeneratorFlags(t *testing.T) {
+	gs := dltMultiGenerators()
+	if len(gs) != 1 || gs[0].Kind != "dlt-multi" {
+		t.Fatalf("generators %+v", gs)
+	}
+	fs := pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
+	build := gs[0].Flags(fs)
+	if err := fs.Parse([]string{"--m", "3", "--n", "4", "--V", "3000"}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := build(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := v.(*dm.Instance)
+	if in.M() != 3 || in.N != 4 || in.V != 3000 {
+		t.Errorf("instance m %d n %d V %g", in.M(), in.N, in.V)
+	}
+	fs = pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
+	build = gs[0].Flags(fs)
+	_ = fs.Parse([]string{"--m", "0"})
+	if _, err := build(1); err == nil {
+		t.Error("m = 0 accepted")
+	}
+}
