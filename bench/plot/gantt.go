@@ -78,10 +78,12 @@ func Gantt(rows []Row, title, base string) ([]string, error) {
 		ticks[i] = plot.Tick{Value: float64(n - 1 - i), Label: r.Label}
 	}
 	p.Y.Tick.Marker = ticks
-	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4+0.9 // room for the legend on top
-	p.X.Min, p.X.Max = 0, tmax*1.02
+	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
+	// Leave a margin right of the schedule for the legend, so it never hides a bar.
+	p.X.Min, p.X.Max = 0, tmax*1.32
 	p.Legend.Top = true
 	p.Legend.Left = false
+	p.Legend.ThumbnailWidth = vg.Points(14)
 	for ph := Idle; ph <= Wait; ph++ {
 		if !used[ph] {
 			continue
@@ -91,9 +93,8 @@ func Gantt(rows []Row, title, base string) ([]string, error) {
 		sw.LineStyle.Width = vg.Points(0.3)
 		p.Legend.Add(ph.String(), sw)
 	}
-	// One legend row: draw entries side by side is not supported, so keep it compact.
-	p.Legend.Padding = vg.Points(1)
-	h := vg.Length(math.Max(8, 1.2+0.55*float64(n))) * vg.Centimeter
+	p.Legend.Padding = vg.Points(2)
+	h := vg.Length(math.Max(8, 2+0.7*float64(n))) * vg.Centimeter
 	return save(p, base, figWidth, h)
 }
 

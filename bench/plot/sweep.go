@@ -23,12 +23,23 @@ const minSeconds = 1e-4
 // ErrNoData when there is nothing to draw.
 func SweepPlots(recs []*bench.Record, dir string) ([]string, error) {
 	var files []string
-	f, err := RuntimeVsM(recs, filepath.Join(dir, "runtime_vs_m"))
-	if err != nil && !errors.Is(err, ErrNoData) {
-		return files, err
+	byKind := map[string][]*bench.Record{}
+	for _, r := range recs {
+		byKind[r.Kind] = append(byKind[r.Kind], r)
 	}
-	files = append(files, f...)
-	f, err = QualityVsRuntime(bench.BuildReport(recs), filepath.Join(dir, "quality_vs_runtime"))
+	for kind, rs := range byKind {
+		base := "runtime_vs_m"
+		if len(byKind) > 1 {
+			base += "_" + kind
+		}
+		f, err := RuntimeVsM(rs, filepath.Join(dir, base))
+		if err != nil && !errors.Is(err, ErrNoData) {
+			return files, err
+		}
+		files = append(files, f...)
+	}
+	sort.Strings(files)
+	f, err := QualityVsRuntime(bench.BuildReport(recs), filepath.Join(dir, "quality_vs_runtime"))
 	if err != nil && !errors.Is(err, ErrNoData) {
 		return files, err
 	}
@@ -60,7 +71,7 @@ func methodLabels(recs []*bench.Record) func(*bench.Record) string {
 	}
 }
 
-// RuntimeVsM plots, per method, the median run time against the number of machines
+// RuntimeVsM plots, for records of one kind, per method, the median run time against the number of machines
 // m on log–log axes, with bars from the first to the third quartile (seed 004, Fig.
 // 6.9). Runs stopped by the time limit count as the limit; failed jobs are left out.
 func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
@@ -88,7 +99,11 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 	if len(ms) < 2 {
 		return nil, ErrNoData
 	}
-	p := newPlot("Run time vs number of machines", "machines m", "run time [s] (median, Q1–Q3)")
+	title := "Run time vs number of machines"
+	if k := recs[0].Kind; k != "" {
+		title += " (" + k + ")"
+	}
+	p := newPlot(title, "machines m", "run time [s] (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
 	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
