@@ -69,16 +69,43 @@ func (p *DLTFlatProblem) Solve(ctx context.Context, req SolveRequest) (*Result, 
 // binds, and the LP dual of the all-finish-together vertex is feasible: with μ = 1 the
 // duals y_j = (1 − C_j·Σ_{i>j} y_i)/(a_j + C_j) of rows (2.6) must be >= 0 (always true
 // for identical machines; it fails when an earlier link is slower than a later machine
-// computes, and then a later machine is better left without load). Otherwise it gives
-// ErrNoExact.
+// computes, and then a later machine is better left without load). Otherwise, for
+// m <= exactdlt.MaxEnumFlatMachines, it enumerates the LP's vertices; larger instances
+// give ErrNoExact.
 func (p *DLTFlatProblem) Exact(ctx context.Context) (*Outcome, error) {
 	in := p.Inst
+	sp, algo, err := flatRecursion(in)
+	if errors.Is(err, ErrNoExact) {
+		var ok bool
+		sp, ok, err = exactdlt.FlatVertices(ctx, in)
+		if errors.Is(err, exactdlt.ErrNotApplicable) {
+			return nil, fmt.Errorf("%w: m = %d > %d machines for the vertex enumeration", ErrNoExact, len(in.Machines), exactdlt.MaxEnumFlatMachines)
+		}
+		if err != nil {
+			return nil, err
+		}
+		algo = "dlt-flat LP vertex enumeration"
+		if !ok {
+			return &Outcome{Algorithm: algo, Optimal: true}, nil
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	sol := &dlt.FlatSolution{T: sp.T, Alpha: sp.Alpha}
+	return &Outcome{Algorithm: algo, Optimal: true, Feasible: true, Objective: sp.T, Solution: sol,
+		Check: flatCheck(in, sol)}, nil
+}
+
+// flatRecursion returns the recursion's split when it is provably LP-optimal, and an
+// error wrapping ErrNoExact when it is not.
+func flatRecursion(in *dlt.FlatInstance) (exactdlt.Split, string, error) {
 	m := len(in.Machines)
 	s := exactdlt.Star{A: make([]float64, m), C: make([]float64, m), S: make([]float64, m)}
 	same := true
 	for i, mc := range in.Machines {
 		s.A[i], s.C[i], s.S[i] = mc.A, mc.C, mc.S
-		same = same && mc == dlt.FlatMachine{A: in.Machines[0].A, C: in.Machines[0].C, S: in.Machines[0].S, B: mc.B}
+		same = same && mc.A == in.Machines[0].A && mc.C == in.Machines[0].C && mc.S == in.Machines[0].S
 	}
 	algo := "dlt recursion (2.1)-(2.3)"
 	sp, err := exactdlt.Recursion(s, in.V)
@@ -87,27 +114,25 @@ func (p *DLTFlatProblem) Exact(ctx context.Context) (*Outcome, error) {
 		sp, _, _, err = exactdlt.Homogeneous(s.A[0], s.C[0], s.S[0], in.V, m)
 	}
 	if errors.Is(err, exactdlt.ErrInfeasible) {
-		return nil, fmt.Errorf("%w: some machine would get a negative chunk", ErrNoExact)
+		return sp, algo, fmt.Errorf("%w: some machine would get a negative chunk", ErrNoExact)
 	}
 	if err != nil {
-		return nil, err
+		return sp, algo, err
 	}
 	for i, a := range sp.Alpha {
 		if a > in.Memory(i)*(1+dlt.RelTol) {
-			return nil, fmt.Errorf("%w: the memory of machine %d binds", ErrNoExact, i)
+			return sp, algo, fmt.Errorf("%w: the memory of machine %d binds", ErrNoExact, i)
 		}
 	}
 	y, tail := 0.0, 0.0
 	for j := m - 1; j >= 0; j-- {
 		y = (1 - s.C[j]*tail) / (s.A[j] + s.C[j])
 		if y < -1e-12 {
-			return nil, fmt.Errorf("%w: the all-finish-together split is not LP-optimal for this order", ErrNoExact)
+			return sp, algo, fmt.Errorf("%w: the all-finish-together split is not LP-optimal for this order", ErrNoExact)
 		}
 		tail += y
 	}
-	sol := &dlt.FlatSolution{T: sp.T, Alpha: sp.Alpha}
-	return &Outcome{Algorithm: algo, Optimal: true, Feasible: true, Objective: sp.T, Solution: sol,
-		Check: flatCheck(in, sol)}, nil
+	return sp, algo, nil
 }
 
 // ---- dlt-single ----

@@ -254,3 +254,46 @@ func TestSingleVerticesMinEnergyBeatsPaddedMinTime(t *testing.T) {
 		}
 	}
 }
+
+// On stars where the recursion is the LP optimum (identical machines, no memory), the
+// vertex enumeration finds the same length; with memory it never beats the recursion's
+// unconstrained length, and its split respects the memory.
+func TestFlatVertices(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for it := 0; it < 60; it++ {
+		m := 1 + rng.IntN(5)
+		in := &ddlt.FlatInstance{Kind: "dlt-flat", V: 10 + rng.Float64()*500, Objective: "min-time"}
+		s := Star{}
+		a, C, S := 0.05+rng.Float64(), rng.Float64()*0.1, rng.Float64()*3
+		for i := 0; i < m; i++ {
+			mc := ddlt.FlatMachine{A: a, C: C, S: S}
+			if it%2 == 1 {
+				b := (0.4 + rng.Float64()) * 1.5 * in.V / float64(m)
+				mc.B = &b
+			}
+			in.Machines = append(in.Machines, mc)
+			s.A, s.C, s.S = append(s.A, a), append(s.C, C), append(s.S, S)
+		}
+		if in.Validate() != nil {
+			continue
+		}
+		got, ok, err := FlatVertices(context.Background(), in)
+		if err != nil || !ok {
+			t.Fatalf("err %v ok %v", err, ok)
+		}
+		rec, err := Recursion(s, in.V)
+		if err != nil {
+			continue
+		}
+		binds := false
+		for i, x := range rec.Alpha {
+			binds = binds || x > in.Memory(i)
+		}
+		if !binds && relDiff(got.T, rec.T) > 1e-9 {
+			t.Fatalf("vertices T = %g, recursion %g", got.T, rec.T)
+		}
+		if binds && got.T < rec.T*(1-1e-9) {
+			t.Fatalf("with memory, vertices T = %g beats the unconstrained %g", got.T, rec.T)
+		}
+	}
+}
