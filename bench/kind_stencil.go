@@ -1,5 +1,562 @@
 package bench
 
-func loadStencil(data []byte, name string) (Problem, error) { return nil, errNotYet("stencil") }
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
 
-func stencilGenerators() []Generator { return nil }
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/domain"
+	dst "github.com/schedopt/schedopt/domain/stencil"
+	"github.com/schedopt/schedopt/exact/edgecolour"
+	fst "github.com/schedopt/schedopt/formulations/stencil"
+	hst "github.com/schedopt/schedopt/heuristics/stencil"
+)
+
+// StencilProblem is a loaded "stencil" instance: task mapping with communication
+// rounds (seed 001, ILP (6.1)-(6.15)).
+type StencilProblem struct {
+	name string
+	Inst *dst.Instance
+	// Formulation is "compact" (default), "arc-slot" or "arc-slot-literal".
+	Formulation string
+	// Colouring selects the compact model's colouring block; the default (Auto) uses the
+	// matching block for up to maxMatchingProcessors processors and the colour classes
+	// beyond.
+	Colouring StencilColouring
+	// NoStart skips the heuristic MIP start.
+	NoStart bool
+
+	mu      sync.Mutex
+	decoded []int // the last decoded mapping, for the exact cross-check
+}
+
+// StencilColouring selects the colouring block of the compact model.
+type StencilColouring int
+
+// Colouring block choices.
+const (
+	ColouringAuto StencilColouring = iota
+	ColouringClasses
+	ColouringMatchings
+)
+
+// maxMatchingProcessors is the largest processor count for which the automatic choice
+// takes the matching block (K_8 has 105 maximal matchings).
+const maxMatchingProcessors = 8
+
+// stencilEnergyTol is the relative slack between a model's energy and the evaluator's
+// (the solvers' feasibility tolerances let a row be off by about 1e-6).
+const stencilEnergyTol = 1e-6
+
+// maxEnumeration bounds the mappings the exact enumeration visits (m^n).
+const maxEnumeration = 50000
+
+func loadStencil(data []byte, name string) (Problem, error) {
+	in, err := dst.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return &StencilProblem{name: name, Inst: in}, nil
+}
+
+// Kind returns "stencil".
+func (p *StencilProblem) Kind() string { return "stencil" }
+
+// Name returns the instance's name.
+func (p *StencilProblem) Name() string { return p.name }
+
+// options returns the formulation options.
+func (p *StencilProblem) options() fst.Options {
+	var o fst.Options
+	switch p.Colouring {
+	case ColouringClasses:
+		o.Colouring = fst.ColourClasses
+	case ColouringMatchings:
+		o.Colouring = fst.Matchings
+	default:
+		if p.Formulation == "" || p.Formulation == "compact" {
+			if len(p.Inst.Processors) <= maxMatchingProcessors {
+				o.Colouring = fst.Matchings
+			}
+		}
+	}
+	return o
+}
+
+// Build returns the formulation selected by p.Formulation, with a heuristic MIP start
+// unless NoStart.
+func (p *StencilProblem) Build() (*fst.Formulation, error) {
+	opt := p.options()
+	var f *fst.Formulation
+	var err error
+	switch p.Formulation {
+	case "", "compact":
+		f, err = fst.Compact(p.Inst, opt)
+	case "compact-classes":
+		opt.Colouring = fst.ColourClasses
+		f, err = fst.Compact(p.Inst, opt)
+	case "arc-slot":
+		f, err = fst.ArcSlot(p.Inst, opt)
+	case "arc-slot-literal":
+		opt.Literal = true
+		f, err = fst.ArcSlot(p.Inst, opt)
+	default:
+		return nil, fmt.Errorf("unknown stencil formulation %q (compact, arc-slot, arc-slot-literal)", p.Formulation)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !p.NoStart {
+		if best, ok := p.BestHeuristic(context.Background()); ok {
+			// A start the model cannot hold (more rounds than colours) is skipped.
+			_ = f.SetStart(best.Assignment, best.Schedule)
+		}
+	}
+	return f, nil
+}
+
+// Formulate builds the MILP and its decoder. The decoder reads the mapping, replaces
+// the model's round schedule by an optimal colouring of the mapping's multigraph when
+// that has fewer rounds (the energy is the same unless rounds bind the makespan, and
+// then the model minimises them itself), keeps the model's count in model_rounds, and
+// runs the evaluator.
+func (p *StencilProblem) Formulate() (*Formulated, error) {
+	f, err := p.Build()
+	if err != nil {
+		return nil, err
+	}
+	cols := f.Model.Columns()
+	decode := func(x []float64) (any, EvaluatorCheck, error) {
+		claim := f.Model.ObjectiveConstant()
+		for j, c := range cols.Cost {
+			claim += c * x[j]
+		}
+		assign, sched, modelRounds, err := f.Decode(x)
+		if err != nil {
+			return nil, EvaluatorCheck{}, err
+		}
+		p.mu.Lock()
+		p.decoded = assign
+		p.mu.Unlock()
+		if col, err := p.colour(assign); err == nil && len(col) < len(sched) {
+			sched = col
+		}
+		sol, check, err := p.evaluate(assign, sched)
+		if err != nil {
+			return nil, EvaluatorCheck{}, err
+		}
+		sol.ModelRounds = &modelRounds
+		// The model may overestimate (a suboptimal colouring within the makespan); it
+		// must never claim less energy than its mapping costs.
+		if check.OK && claim < check.Objective-stencilEnergyTol*math.Max(1, math.Abs(check.Objective)) {
+			check.OK = false
+			check.MaxViolation = (check.Objective - claim) / math.Max(1, math.Abs(check.Objective))
+			check.Message = fmt.Sprintf("the model claims %g J, its mapping costs %g J", claim, check.Objective)
+		}
+		return sol, check, nil
+	}
+	return &Formulated{Model: f.Model, Decode: decode}, nil
+}
+
+// colour returns an optimal round schedule of a mapping's multigraph (a greedy one
+// when the exact search gives up).
+func (p *StencilProblem) colour(assign []int) ([][]dst.Pair, error) {
+	mu, err := p.Inst.Bundles(assign)
+	if err != nil {
+		return nil, err
+	}
+	res, err := edgecolour.ChromaticIndex(context.Background(), edgecolour.Bundles(mu), 0)
+	if err != nil && res.Colouring == nil && res.Index > 0 {
+		return nil, err
+	}
+	return toSchedule(res.Colouring), nil
+}
+
+func toSchedule(col edgecolour.Colouring) [][]dst.Pair {
+	s := make([][]dst.Pair, 0, len(col))
+	for _, class := range col {
+		if len(class) == 0 {
+			continue
+		}
+		r := make([]dst.Pair, len(class))
+		for i, e := range class {
+			r[i] = dst.Pair{e[0], e[1]}
+		}
+		s = append(s, r)
+	}
+	return s
+}
+
+// evaluate runs the domain evaluator on a mapping and schedule.
+func (p *StencilProblem) evaluate(assign []int, sched [][]dst.Pair) (*dst.Solution, EvaluatorCheck, error) {
+	ev, err := p.Inst.Evaluate(assign, sched)
+	if err != nil {
+		return nil, EvaluatorCheck{}, err
+	}
+	check := EvaluatorCheck{OK: ev.OK(), Objective: ev.E, MaxViolation: ev.MaxViolation}
+	if !ev.OK() {
+		check.Message = strings.Join(ev.Problems, "; ")
+	}
+	return ev.Solution(assign, sched), check, nil
+}
+
+// Solve solves the instance with req's backend. The exact cross-check enumerates all
+// mappings of tiny instances; otherwise it recomputes the energy of the decoded mapping
+// with its exact chromatic index (the rounds the model reports must not undercut it).
+func (p *StencilProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
+	p.mu.Lock()
+	p.decoded = nil
+	p.mu.Unlock()
+	res, err := SolveFormulated(ctx, p, req, p.Exact)
+	if err != nil || res.Check.Exact == nil {
+		return res, err
+	}
+	if sol, ok := res.Solution.(*dst.Solution); ok && sol.ModelRounds != nil && *sol.ModelRounds < sol.Rounds {
+		res.Check.Exact.Agree = false
+		res.Check.Exact.Message = fmt.Sprintf("the model counts %d rounds, the chromatic index of its mapping is %d", *sol.ModelRounds, sol.Rounds)
+	}
+	return res, nil
+}
+
+// Exact runs the exhaustive enumeration for tiny instances (at most 50,000 mappings,
+// each priced with its exact chromatic index), or, after a solve, the exact chromatic
+// index of the decoded mapping.
+func (p *StencilProblem) Exact(ctx context.Context) (*Outcome, error) {
+	if out, err := p.Enumerate(ctx); !errors.Is(err, ErrNoExact) {
+		return out, err
+	}
+	p.mu.Lock()
+	assign := p.decoded
+	p.mu.Unlock()
+	if assign == nil {
+		return nil, fmt.Errorf("%w: %d^%d mappings are too many to enumerate", ErrNoExact, len(p.Inst.Processors), len(p.Inst.Tasks))
+	}
+	mu, err := p.Inst.Bundles(assign)
+	if err != nil {
+		return nil, err
+	}
+	res, err := edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
+	if err != nil {
+		return nil, fmt.Errorf("%w: chromatic index of the decoded mapping: %v", ErrNoExact, err)
+	}
+	sol, check, err := p.evaluate(assign, toSchedule(res.Colouring))
+	if err != nil {
+		return nil, err
+	}
+	// Optimal for this mapping: the model's objective must equal it.
+	return &Outcome{Algorithm: "chromatic index of the decoded mapping (" + res.Algorithm + ")", Optimal: true, Feasible: true,
+		Objective: check.Objective, Solution: sol, Check: check}, nil
+}
+
+// Enumerate finds the optimum of a tiny instance by trying every mapping, each with
+// an exact colouring of its multigraph. It returns ErrNoExact for instances with more
+// than 50,000 mappings.
+func (p *StencilProblem) Enumerate(ctx context.Context) (*Outcome, error) {
+	in := p.Inst
+	n, m := len(in.Tasks), len(in.Processors)
+	if float64(n)*math.Log(float64(m)) > math.Log(maxEnumeration) {
+		return nil, fmt.Errorf("%w: %d^%d mappings", ErrNoExact, m, n)
+	}
+	assign := make([]int, n)
+	out := &Outcome{Algorithm: "enumeration of mappings with exact chromatic index", Optimal: true}
+	var bestAssign []int
+	var bestSched [][]dst.Pair
+	best := math.Inf(1)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		mu, err := in.Bundles(assign)
+		if err != nil {
+			return nil, err
+		}
+		res, err := edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
+		if err != nil {
+			return nil, fmt.Errorf("enumeration: %w", err)
+		}
+		sched := toSchedule(res.Colouring)
+		ev, err := in.Evaluate(assign, sched)
+		if err != nil {
+			return nil, err
+		}
+		if ev.OK() && ev.E < best {
+			best = ev.E
+			bestAssign = append([]int(nil), assign...)
+			bestSched = sched
+		}
+		i := 0
+		for i < n {
+			assign[i]++
+			if assign[i] < m {
+				break
+			}
+			assign[i] = 0
+			i++
+		}
+		if i == n {
+			break
+		}
+	}
+	if bestAssign == nil {
+		out.Feasible = false
+		out.Check = EvaluatorCheck{OK: true}
+		return out, nil
+	}
+	sol, check, err := p.evaluate(bestAssign, bestSched)
+	if err != nil {
+		return nil, err
+	}
+	out.Feasible, out.Objective, out.Solution, out.Check = true, check.Objective, sol, check
+	return out, nil
+}
+
+// Heuristics lists the heuristics of seed 001: Alg_1 with orders IJK, JIK, KIJ (grids
+// only) and RD, Alg_2 and Alg_3 (published code semantics and pseudo-code), Alg_4 with
+// f = 0.1..1.0, and TM, the tabu search started from the best of the others.
+func (p *StencilProblem) Heuristics() []string {
+	var hs []string
+	if p.Inst.Grid != nil {
+		hs = append(hs, "Alg_1-IJK", "Alg_1-JIK", "Alg_1-KIJ")
+	}
+	hs = append(hs, "Alg_1-RD", "Alg_2", "Alg_2-pseudocode", "Alg_3", "Alg_3-pseudocode")
+	for i := 1; i <= 10; i++ {
+		hs = append(hs, fmt.Sprintf("Alg_4-%.1f", float64(i)/10))
+	}
+	return append(hs, "TM")
+}
+
+// heuristicRDSeed seeds Alg_1-RD.
+const heuristicRDSeed = 1
+
+// mapping runs one named greedy heuristic.
+func (p *StencilProblem) mapping(name string) ([]int, error) {
+	in := p.Inst
+	switch name {
+	case "Alg_1-IJK":
+		return hst.LoadBalancing(in, hst.IJK, 0)
+	case "Alg_1-JIK":
+		return hst.LoadBalancing(in, hst.JIK, 0)
+	case "Alg_1-KIJ":
+		return hst.LoadBalancing(in, hst.KIJ, 0)
+	case "Alg_1-RD":
+		return hst.LoadBalancing(in, hst.Random, heuristicRDSeed)
+	case "Alg_2":
+		return hst.DegreeMinimisation(in, true), nil
+	case "Alg_2-pseudocode":
+		return hst.DegreeMinimisation(in, false), nil
+	case "Alg_3":
+		return hst.MulticutMinimisation(in, true), nil
+	case "Alg_3-pseudocode":
+		return hst.MulticutMinimisation(in, false), nil
+	}
+	var f float64
+	if _, err := fmt.Sscanf(name, "Alg_4-%g", &f); err == nil && f > 0 && f <= 1 {
+		return hst.NeighboursAccumulation(in, f), nil
+	}
+	return nil, fmt.Errorf("unknown heuristic %q", name)
+}
+
+// BestHeuristic returns the evaluated mapping of least energy among the greedy
+// heuristics and the tabu search from it, preferring mappings that meet the deadline.
+// ok is false when none does.
+func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
+	var best *dst.Solution
+	bestOK := false
+	consider := func(assign []int) {
+		sched, err := p.colour(assign)
+		if err != nil {
+			return
+		}
+		sol, check, err := p.evaluate(assign, sched)
+		if err != nil {
+			return
+		}
+		if best == nil || (check.OK && !bestOK) || (check.OK == bestOK && sol.E < best.E) {
+			best, bestOK = sol, check.OK
+		}
+	}
+	for _, name := range p.Heuristics() {
+		if name == "TM" {
+			continue
+		}
+		if a, err := p.mapping(name); err == nil {
+			consider(a)
+		}
+	}
+	if best != nil {
+		if a, err := hst.TaskMovement(ctx, p.Inst, best.Assignment, hst.TabuOptions{}); err == nil {
+			consider(a)
+		}
+	}
+	return best, best != nil && bestOK
+}
+
+// RunHeuristic runs one heuristic and evaluates its mapping with an optimal colouring.
+func (p *StencilProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
+	t0 := time.Now()
+	var assign []int
+	var err error
+	if name == "TM" {
+		best, _ := p.BestHeuristic(ctx)
+		if best == nil {
+			return nil, fmt.Errorf("%s: no start for TM", p.name)
+		}
+		assign = best.Assignment
+	} else {
+		assign, err = p.mapping(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: heuristic %s: %w", p.name, name, err)
+	}
+	sched, err := p.colour(assign)
+	if err != nil {
+		return nil, fmt.Errorf("%s: heuristic %s: colouring: %w", p.name, name, err)
+	}
+	sol, check, err := p.evaluate(assign, sched)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Status: StatusFeasible,
+		Solver: "heuristic " + name, Solution: sol, Objective: ptr(sol.E)}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	res.Check.Evaluator = &check
+	if !check.OK {
+		// The heuristics balance load and ignore the deadline: a miss is an infeasible
+		// answer, not an error.
+		res.Status = StatusInfeasible
+		res.Objective = nil
+		res.Message = check.Message
+	}
+	return res, nil
+}
+
+// ---- generator ----
+
+func stencilGenerators() []Generator {
+	return []Generator{{
+		Kind:    "stencil",
+		Summary: "stencil block grids on CPUs and GPUs: the seed's Cuboid and Sphere (seed 001 §6.3) or any block grid",
+		Example: "  schedopt gen stencil --grid cuboid --config cpu-gpu --deadline 3.22e-3\n" +
+			"  schedopt gen stencil --grid sphere --config 2cpu-2gpu\n" +
+			"  schedopt gen stencil --nx 3 --ny 2 --nz 2 --periodic i --config cpu-gpu --block 16",
+		Flags: genStencil,
+	}}
+}
+
+func genStencil(fs *pflag.FlagSet) func(seed int64) (any, error) {
+	grid := fs.String("grid", "", "cuboid (8×4×4 blocks) or sphere (8×4×4, periodic in I and J); empty: use --nx/--ny/--nz")
+	config := fs.String("config", "cpu-gpu", "processors: cpu-cpu, cpu-gpu or 2cpu-2gpu (or a list like cpu,gpu,gpu)")
+	nx := fs.Int("nx", 0, "blocks along I (arbitrary grids)")
+	ny := fs.Int("ny", 0, "blocks along J")
+	nz := fs.Int("nz", 0, "blocks along K")
+	periodic := fs.String("periodic", "", "periodic axes, a subset of \"ijk\"")
+	block := fs.Int("block", dst.ThesisBlockSide, "cells per block side (the thesis: 64)")
+	deadline := fs.Float64("deadline", 0, "deadline [s]; 0: everything on the fastest processor")
+	name := fs.String("name", "", "instance name")
+	return func(int64) (any, error) {
+		var g dst.Grid
+		var err error
+		if *grid != "" {
+			if g, err = dst.ThesisGrid(*grid); err != nil {
+				return nil, domain.Errorf("--grid", "%v", err)
+			}
+		} else {
+			if *nx <= 0 || *ny <= 0 || *nz <= 0 {
+				return nil, domain.Errorf("--nx", "give --grid cuboid|sphere or positive --nx, --ny, --nz")
+			}
+			g = dst.Grid{NX: *nx, NY: *ny, NZ: *nz, Stencil: "7-point"}
+			for _, c := range strings.ToLower(*periodic) {
+				i := strings.IndexRune("ijk", c)
+				if i < 0 {
+					return nil, domain.Errorf("--periodic", "axes are i, j and k, got %q", *periodic)
+				}
+				g.Periodic[i] = true
+			}
+		}
+		procs, err := stencilProcs(*config)
+		if err != nil {
+			return nil, domain.Errorf("--config", "%v", err)
+		}
+		if *block <= 0 {
+			return nil, domain.Errorf("--block", "must be > 0")
+		}
+		nm := *name
+		if nm == "" {
+			label := *grid
+			if label == "" {
+				label = fmt.Sprintf("%dx%dx%d", g.NX, g.NY, g.NZ)
+			}
+			nm = "stencil-" + label + "-" + *config
+		}
+		in := dst.NewThesisInstance(nm, g, procs, *deadline)
+		if *block != dst.ThesisBlockSide {
+			in = scaleBlocks(in, *block)
+			if *deadline > 0 {
+				in.Deadline = *deadline
+			}
+		}
+		if err := in.Validate(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+}
+
+// stencilProcs parses a configuration name or a comma list of cpu/gpu.
+func stencilProcs(config string) ([]dst.ThesisProc, error) {
+	if ps, err := dst.ThesisConfig(config); err == nil {
+		return ps, nil
+	}
+	var ps []dst.ThesisProc
+	nc, ng := 0, 0
+	for _, s := range strings.Split(config, ",") {
+		switch strings.TrimSpace(strings.ToLower(s)) {
+		case "cpu":
+			p := dst.ThesisCPU
+			p.Name = fmt.Sprintf("cpu%d", nc)
+			nc++
+			ps = append(ps, p)
+		case "gpu":
+			p := dst.ThesisGPU
+			p.Name = fmt.Sprintf("gpu%d", ng)
+			ng++
+			ps = append(ps, p)
+		default:
+			return nil, fmt.Errorf("unknown configuration %q (cpu-cpu, cpu-gpu, 2cpu-2gpu, or a list like cpu,gpu,gpu)", config)
+		}
+	}
+	return ps, nil
+}
+
+// scaleBlocks rebuilds an instance with side³-cell blocks, keeping per-cell rates.
+func scaleBlocks(in *dst.Instance, side int) *dst.Instance {
+	tasks, arcs := dst.BlockGrid(*in.Grid, dst.BlockDims{side, side, side})
+	out := *in
+	out.Tasks, out.Arcs = tasks, arcs
+	face := float64(side * side)
+	out.LinkTime = make([][]float64, len(in.LinkTime))
+	out.LinkEnergy = make([][]float64, len(in.LinkEnergy))
+	total := float64(len(tasks)) * float64(side*side*side)
+	for p := range in.LinkTime {
+		out.LinkTime[p] = make([]float64, len(in.LinkTime))
+		out.LinkEnergy[p] = append([]float64(nil), in.LinkEnergy[p]...)
+		for k := range out.LinkTime[p] {
+			if p != k {
+				out.LinkTime[p][k] = 1 / face // one face per round quantum
+			}
+		}
+	}
+	out.Processors = append([]dst.Processor(nil), in.Processors...)
+	for i := range out.Processors {
+		out.Processors[i].MemoryCells = total
+	}
+	// The deadline was set for 64³ blocks: rescale it with the block volume.
+	out.Deadline = in.Deadline * float64(side*side*side) / float64(dst.ThesisBlockSide*dst.ThesisBlockSide*dst.ThesisBlockSide)
+	return &out
+}

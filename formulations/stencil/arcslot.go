@@ -16,14 +16,17 @@ import (
 //	(6.3)  Σ_k x[a,p,k] − Σ_k x[f,k,p] = 0     f ∈ δ−(u)          heads of u's in-arcs agree
 //	(6.4)  Σ_k x[a,k,p] − Σ_k x[f,p,k] = 0     f ∈ δ+(v)
 //	(6.5)  Σ_k x[a,k,p] − Σ_k x[f,k,p] = 0     f ∈ δ−(v)
-//	(6.6)  Σ_a Σ_k (L·d_u/deg_u·x[a,p,k] + L·d_v/deg_v·x[a,k,p]) ≤ L·g[p],  L = lcm deg
+//	(6.6)  Σ_a Σ_k (L·d_u/deg_u·x[a,p,k] + L·d_v/deg_v·x[a,k,p]) = L·g[p],  L = lcm deg
 //	(6.7)  Σ_a (q[a,p,k]·x[a,p,k] + q[a,k,p]·x[a,k,p]) ≤ Σ_c y[{p,k},c]  q = cells·link_time
 //	(6.8)  Σ_{k≠p} y[{p,k},c] ≤ z[c]
 //	(6.9)  g[p] ≤ r[p];  (6.10) Σ x·C·e^c ≤ ec;  (6.11) t_p·g[p] ≤ ts
 //	(6.12) round_time·Σ_c z[c] ≤ ts;  (6.13) ts − t_p·g[p] ≤ tidle[p];  (6.14) ts ≤ t^d
 //	(6.15) min Σ_p (e_p·g[p] + P^idle_p·tidle[p]) + ec
 //
-// with a the arc (u,v) in (6.2)-(6.5) and the trivial rows f = a left out. With
+// with a the arc (u,v) in (6.2)-(6.5) and the trivial rows f = a left out. (6.6) is an
+// equality here: printed as ≤, it lets g exceed the load whenever idle power × time
+// per cell exceeds the energy per cell, and phantom cells are then cheaper than
+// idling (the thesis's data never meet that case, random instances do). With
 // opt.Literal, y is indexed by ordered pairs as printed, (6.7) is written for both
 // (p,k) and (k,p), and (6.8) sums y[(p,k),c] only, so Σ z is Δ(M), not χ'(M). Tasks
 // without arcs, which the arc-slot model cannot place, get assignment binaries.
@@ -155,7 +158,7 @@ func ArcSlot(in *dom.Instance, opt Options) (*Formulation, error) {
 			e.Add(vs[p], float64(L)*in.Tasks[u].Cells/f.unit)
 		}
 		e.Add(f.g[p], -float64(L))
-		m.AddConstr(e, model.LE, 0, fmt.Sprintf("cells[%d]", p))
+		m.AddConstr(e, model.EQ, 0, fmt.Sprintf("cells[%d]", p))
 		// (6.11) and (6.13).
 		tp := pr.TimePerCell * f.unit * f.TimeScale
 		var busy model.Expr

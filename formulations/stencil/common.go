@@ -57,10 +57,11 @@ func newPairs(m int, ordered bool) pairIndex {
 	return pi
 }
 
-// timeScale returns the power of ten that brings the deadline into [10³, 10⁴).
-func timeScale(deadline float64) float64 {
-	return math.Pow(10, 3-math.Floor(math.Log10(deadline)))
-}
+// timeScale returns the model's time unit per second: 1/deadline, so that ts ∈ [0, 1].
+// The objective is in J and cannot be scaled; measuring time in deadlines keeps the
+// idle-power coefficients P^idle·t^d of the order of the other energy terms instead of
+// P^idle/10⁸, which solvers drop below their 1e-7 cost tolerances.
+func timeScale(deadline float64) float64 { return 1 / deadline }
 
 // cellUnit returns the gcd of the task sizes (1 when all are zero): loads are counted
 // in these units, which keeps the coefficients of (6.6) small.

@@ -27,8 +27,8 @@
 // multiset of matchings, so the block is exact, and for a few processors it is tiny.
 //
 // The objective is E of the spec in J: Σ_p cells_p·energy_per_cell_p +
-// idle_power_p·(ts − busy_p) + Σ cut cells·link_energy. Times are scaled by a power of
-// ten (Formulation.TimeScale) so that the deadline is of order 10³ in the model.
+// idle_power_p·(ts − busy_p) + Σ cut cells·link_energy. Times are measured in units of
+// the deadline (Formulation.TimeScale), so that ts ≤ 1 in the model.
 // SetStart installs a MIP start from a mapping and a round schedule (a heuristic's);
 // Decode reads a mapping and a round schedule back.
 package stencil
