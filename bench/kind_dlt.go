@@ -55,8 +55,7 @@ func (p *DLTFlatProblem) Formulate() (*Formulated, error) {
 }
 
 func flatCheck(in *dlt.FlatInstance, sol *dlt.FlatSolution) EvaluatorCheck {
-	rep := dlt.EvaluateFlat(in, sol)
-	return EvaluatorCheck{OK: rep.OK(), Objective: rep.Objective, MaxViolation: rep.MaxViolation, Message: rep.Worst}
+	return evaluatorCheck(dlt.EvaluateFlat(in, sol))
 }
 
 // Solve solves the LP with req's backend and cross-checks it with Exact.
@@ -188,7 +187,17 @@ func singleCheck(in *dlt.SingleInstance, sol *dlt.SingleSolution) EvaluatorCheck
 	_, en := dlt.EvaluateSingle(in, sol)
 	sol.E = en.E
 	rep, _ := dlt.EvaluateSingle(in, sol)
-	return EvaluatorCheck{OK: rep.OK(), Objective: rep.Objective, MaxViolation: rep.MaxViolation, Message: rep.Worst}
+	return evaluatorCheck(rep)
+}
+
+// evaluatorCheck turns an evaluator report into the result's check; the message names
+// the worst violation only when the schedule is rejected.
+func evaluatorCheck(rep dlt.Report) EvaluatorCheck {
+	c := EvaluatorCheck{OK: rep.OK(), Objective: rep.Objective, MaxViolation: rep.MaxViolation}
+	if !c.OK {
+		c.Message = rep.Worst
+	}
+	return c
 }
 
 // Solve solves the ILP with req's backend and cross-checks it with Exact.

@@ -297,3 +297,25 @@ func TestFlatVertices(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkSingleVerticesMinEnergy6(b *testing.B) {
+	in := table51(6)
+	in.V = 5000
+	d := 470.0
+	in.Objective, in.Deadline = ddlt.MinEnergy, &d
+	for b.Loop() {
+		if _, err := SingleVertices(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSingleMinTime1000(b *testing.B) {
+	in := table51(1000)
+	in.V = 1e6
+	for b.Loop() {
+		if _, err := SingleMinTime(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
