@@ -18,8 +18,11 @@
 //     The interior vertices correct reference 002 §2.3 item 3, whose claim that some
 //     threshold partition is always optimal fails when the optimal prices are
 //     degenerate (see TestThresholdAloneIsNotExact).
-//   - Whole and chunked portions: depth-first enumeration of their placements with a
-//     lower-bound prune, solving the divisible rest exactly at each leaf.
+//   - Whole and chunked portions: depth-first enumeration of their placements, largest
+//     portions first and each on its best processor first, pruned by a lower bound
+//     (placed loads, water filling of the remaining flops and bytes, the next whole
+//     portion on its best processor, the cheapest dynamic energy of the rest), solving
+//     the divisible rest exactly at each leaf.
 //
 // Instances outside these cases (three or more processors with divisible portions of
 // different intensities, or too many placements) get ErrNotCovered.

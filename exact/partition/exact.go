@@ -16,7 +16,7 @@ var ErrNotCovered = errors.New("partition exact: no exact algorithm covers this 
 
 // MaxNodes bounds the depth-first enumeration of whole and chunked placements; an
 // instance needing more nodes gets ErrNotCovered.
-const MaxNodes = 1 << 21
+const MaxNodes = 1 << 20
 
 // Tolerances.
 const (
@@ -96,7 +96,9 @@ type solver struct {
 	x       []float64 // current share of each discrete portion's chunks per processor, flattened j*K+k
 	minDyn  []float64 // min_k dynamic energy of each discrete portion, by position in disc
 	restDyn float64   // Σ over divisible portions of min_k dynamic energy
-	tLow    float64   // free-split bound
+	remF    []float64 // flops not yet placed at position i of disc (divisible included)
+	remB    []float64 // bytes not yet placed at position i of disc (divisible included)
+	levels  []level   // scratch for waterFill
 
 	best      float64
 	bestFr    [][]float64
@@ -185,14 +187,33 @@ func (s *solver) run(ctx context.Context) (Result, error) {
 	K := s.K
 	s.F0, s.B0 = make([]float64, K), make([]float64, K)
 	s.x = make([]float64, len(s.in.Portions)*K)
+	// Big portions first: they decide the makespan, and placing them early lets the
+	// bound prune sooner.
+	size := func(j int) float64 {
+		q := s.in.Portions[j]
+		w := math.Inf(1)
+		for _, p := range s.in.Processors {
+			w = math.Min(w, p.Work(q.Flops, q.Bytes))
+		}
+		return w
+	}
+	sort.SliceStable(s.disc, func(a, b int) bool { return size(s.disc[a]) > size(s.disc[b]) })
 	s.minDyn = make([]float64, len(s.disc))
 	for i, j := range s.disc {
 		s.minDyn[i] = s.minDynamic(j)
 	}
+	s.levels = make([]level, s.K)
+	s.remF, s.remB = make([]float64, len(s.disc)+1), make([]float64, len(s.disc)+1)
 	for _, j := range s.div {
 		s.restDyn += s.minDynamic(j)
+		s.remF[len(s.disc)] += s.in.Portions[j].Flops
+		s.remB[len(s.disc)] += s.in.Portions[j].Bytes
 	}
-	s.tLow = s.in.FreeSplitTime()
+	for i := len(s.disc) - 1; i >= 0; i-- {
+		q := s.in.Portions[s.disc[i]]
+		s.remF[i] = s.remF[i+1] + q.Flops
+		s.remB[i] = s.remB[i+1] + q.Bytes
+	}
 	s.best = math.Inf(1)
 	s.enumerate(0)
 	if s.errAbort != nil {
@@ -248,11 +269,10 @@ func (s *solver) enumerate(i int) {
 		}
 	}
 	// Lower bound: the loads placed so far only grow, every remaining portion costs
-	// at least its cheapest dynamic energy, and T is at least the free-split bound.
-	tb := s.tLow
-	for k, p := range s.in.Processors {
-		tb = math.Max(tb, p.Work(s.F0[k], s.B0[k]))
-	}
+	// at least its cheapest dynamic energy, and the remaining flops and bytes must fit
+	// in what the processors have left below T (water filling, the free-split bound
+	// with placed loads).
+	tb := s.lowerTime(i)
 	if tb > s.deadline*(1+deadlineSlack) {
 		return
 	}
@@ -279,9 +299,68 @@ func (s *solver) enumerate(i int) {
 	s.compose(i, j, q, g, 0, g)
 }
 
+// lowerTime returns a lower bound on the makespan of every completion of the
+// placement of the first i discrete portions.
+func (s *solver) lowerTime(i int) float64 {
+	tb := 0.0
+	for k, p := range s.in.Processors {
+		tb = math.Max(tb, p.Work(s.F0[k], s.B0[k]))
+	}
+	tb = math.Max(tb, s.waterFill(s.remF[i], s.F0, func(p partition.Processor) float64 { return p.TimePerFlop }))
+	tb = math.Max(tb, s.waterFill(s.remB[i], s.B0, func(p partition.Processor) float64 { return p.TimePerByte }))
+	// The next whole portion runs entirely on one processor.
+	if i < len(s.disc) {
+		if q := s.in.Portions[s.disc[i]]; q.Split == partition.Whole || q.Chunks == 1 {
+			w := math.Inf(1)
+			for k, p := range s.in.Processors {
+				w = math.Min(w, p.Work(s.F0[k]+q.Flops, s.B0[k]+q.Bytes))
+			}
+			tb = math.Max(tb, w)
+		}
+	}
+	return tb
+}
+
+// waterFill returns the smallest T at which the processors, already loaded with
+// load[k] units of one resource, can absorb rem more units: Σ_k max(0, T/rate_k −
+// load[k]) >= rem, where rate_k is the time per unit.
+func (s *solver) waterFill(rem float64, load []float64, rate func(partition.Processor) float64) float64 {
+	if rem <= 0 {
+		return 0
+	}
+	ls := s.levels[:s.K]
+	for k, p := range s.in.Processors {
+		ls[k] = level{rate(p) * load[k], 1 / rate(p), load[k]}
+	}
+	// Insertion sort by start: K is small and this runs at every node.
+	for a := 1; a < len(ls); a++ {
+		for b := a; b > 0 && ls[b].start < ls[b-1].start; b-- {
+			ls[b], ls[b-1] = ls[b-1], ls[b]
+		}
+	}
+	var speed, loaded float64
+	for k, l := range ls {
+		speed += l.speed
+		loaded += l.load
+		T := (rem + loaded) / speed
+		if k == len(ls)-1 || T <= ls[k+1].start {
+			return T
+		}
+	}
+	return 0
+}
+
+// level is one processor in the water filling of waterFill: from time start on it
+// absorbs speed units per unit of time, on top of load units already placed.
+type level struct{ start, speed, load float64 }
+
 // compose gives rem of portion j's g chunks to processors k.. and recurses.
 func (s *solver) compose(i, j int, q partition.Portion, g, k, rem int) {
 	K := s.K
+	if g == 1 && k == 0 {
+		s.placeWhole(i, j, q)
+		return
+	}
 	lo := 0
 	if k == K-1 {
 		lo = rem // the last processor takes the rest
@@ -310,6 +389,44 @@ func (s *solver) compose(i, j int, q partition.Portion, g, k, rem int) {
 		}
 		s.F0[k] -= df
 		s.B0[k] -= db
+		s.dyn0 -= de
+		s.x[j*K+k] = 0
+	}
+}
+
+// placeWhole tries the processors for a whole portion in the order of the makespan
+// (min-time) or the energy (min-energy) they would give, best first.
+func (s *solver) placeWhole(i, j int, q partition.Portion) {
+	K := s.K
+	key := make([]float64, K)
+	order := make([]int, K)
+	cur := 0.0
+	for k, p := range s.in.Processors {
+		cur = math.Max(cur, p.Work(s.F0[k], s.B0[k]))
+	}
+	for k, p := range s.in.Processors {
+		order[k] = k
+		w := p.Work(s.F0[k]+q.Flops, s.B0[k]+q.Bytes)
+		if s.minTime {
+			key[k] = w
+		} else {
+			key[k] = p.Dynamic(q.Flops, q.Bytes) + s.ps*math.Max(0, w-cur)
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool { return key[order[a]] < key[order[b]] })
+	for _, k := range order {
+		if s.errAbort != nil {
+			return
+		}
+		p := s.in.Processors[k]
+		de := p.Dynamic(q.Flops, q.Bytes)
+		s.F0[k] += q.Flops
+		s.B0[k] += q.Bytes
+		s.dyn0 += de
+		s.x[j*K+k] = 1
+		s.enumerate(i + 1)
+		s.F0[k] -= q.Flops
+		s.B0[k] -= q.Bytes
 		s.dyn0 -= de
 		s.x[j*K+k] = 0
 	}
