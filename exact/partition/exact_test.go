@@ -170,7 +170,10 @@ func TestEnumerationMatchesBruteForce(t *testing.T) {
 		for k := 0; k < K; k++ {
 			in.Processors = append(in.Processors, randProc(r))
 		}
-		n := 1 + r.IntN(5)
+		n := 1 + r.IntN(8)
+		if K == 3 {
+			n = 1 + r.IntN(6)
+		}
 		for j := 0; j < n; j++ {
 			split := partition.Whole
 			if r.IntN(3) == 0 {
