@@ -287,9 +287,7 @@ func TestDLTBadInput(t *testing.T) {
 		{"rho zero", "rho", "must be > 0", single(func(d map[string]any) { d["rho"] = 0 })},
 		{"b2 that disagrees with rho", "b2", "disagrees", single(func(d map[string]any) { d["b2"] = -2300 })},
 		{"l2 that disagrees with rho", "l2", "disagrees", single(func(d map[string]any) { d["l2"] = -290000 })},
-		// bench.Load parses the kind first and reports bare NaN as invalid JSON for the
-		// whole file; dlt.ParseSingle names the field (domain/dlt tests).
-		{"NaN", "", "invalid JSON", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
+		{"NaN", "a1", "invalid number", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
 		{"min-energy without a deadline", "deadline", "required", single(func(d map[string]any) { d["objective"] = "min-energy" })},
 		{"a deadline below the lower bound", "deadline", "infeasible", single(func(d map[string]any) {
 			d["objective"] = "min-energy"

@@ -2,9 +2,12 @@ package bench
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/schedopt/schedopt/domain"
@@ -49,7 +52,14 @@ func Load(data []byte, name string) (Problem, error) {
 		Name string  `json:"name"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, domain.Errorf("", "invalid JSON: %v", err)
+		// A syntax error such as a bare NaN: when the kind can still be read, let the
+		// kind's own parser report it, naming the field.
+		kind, ok := sniffKind(data)
+		var se *json.SyntaxError
+		if !ok || !errors.As(err, &se) {
+			return nil, domain.Errorf("", "invalid JSON: %v", err)
+		}
+		head.Kind = &kind
 	}
 	if head.Kind == nil {
 		return nil, domain.Errorf("kind", "missing (one of %s)", strings.Join(Kinds(), ", "))
@@ -72,6 +82,17 @@ func Load(data []byte, name string) (Problem, error) {
 		return loadPartition(data, name)
 	}
 	return nil, domain.Errorf("kind", "unknown kind %q (one of %s)", *head.Kind, strings.Join(Kinds(), ", "))
+}
+
+var kindRE = regexp.MustCompile(`"kind"\s*:\s*"([A-Za-z0-9_-]+)"`)
+
+// sniffKind finds the "kind" string of a document that does not parse as JSON.
+func sniffKind(data []byte) (string, bool) {
+	m := kindRE.FindSubmatch(data)
+	if m == nil || !slices.Contains(Kinds(), string(m[1])) {
+		return "", false
+	}
+	return string(m[1]), true
 }
 
 // errNotYet marks a kind whose adapter is not written yet.
