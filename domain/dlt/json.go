@@ -36,6 +36,9 @@ func decode(data []byte, v any) error {
 	return domain.Errorf("", "invalid JSON: %v", err)
 }
 
+// numberish are the bytes of numbers and of the non-JSON tokens NaN and Infinity.
+const numberish = "+-.0123456789eEaAnNiIfFtTyY"
+
 var keyRE = regexp.MustCompile(`"([A-Za-z0-9_]+)"\s*:\s*$`)
 
 // keyBefore finds the object key whose value starts just before offset, and the bad
@@ -46,14 +49,12 @@ func keyBefore(data []byte, offset int64) (key, token string) {
 	}
 	// The offset points just past the first bad byte; the value starts after the colon.
 	start := offset - 1
-	prefix := string(data[:start])
-	for start > 0 && strings.ContainsRune("+-.0123456789eEaAnNiIfFtTyY", rune(data[start-1])) {
+	for start > 0 && strings.ContainsRune(numberish, rune(data[start-1])) {
 		start--
 	}
-	prefix = string(data[:start])
-	if m := keyRE.FindStringSubmatch(prefix); m != nil {
+	if m := keyRE.FindStringSubmatch(string(data[:start])); m != nil {
 		end := start
-		for end < int64(len(data)) && strings.ContainsRune("+-.0123456789eEaAnNiIfFtTyY", rune(data[end])) {
+		for end < int64(len(data)) && strings.ContainsRune(numberish, rune(data[end])) {
 			end++
 		}
 		return m[1], string(data[start:end])
