@@ -9,7 +9,9 @@ import (
 	ddlt "github.com/schedopt/schedopt/domain/dlt"
 )
 
-func relDiff(a, b float64) float64 { return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b))) }
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
+}
 
 func homogeneousStar(m int, a, C, S float64) Star {
 	s := Star{A: make([]float64, m), C: make([]float64, m), S: make([]float64, m)}
