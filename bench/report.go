@@ -273,8 +273,11 @@ func claimOf(r *Record, label string) (claim, bool) {
 	if r.Result == nil {
 		return c, false
 	}
-	if isHeuristic(r) && r.Status != StatusFeasible {
-		return c, false // a heuristic claims only the schedule it found
+	if isHeuristic(r) {
+		// Heuristics prove nothing, and may search a larger space than the MILP (for
+		// example more installments than its n messages), so they are compared in the
+		// quality table, not here.
+		return c, false
 	}
 	switch r.Status {
 	case StatusOptimal, StatusFeasible, StatusInfeasible, StatusUnbounded:
@@ -351,7 +354,8 @@ func (rep *Report) compare(recs []*Record, label func(*Record) string) {
 	for _, r := range recs {
 		// A result's own checks.
 		if r.Result != nil {
-			if ev := r.Result.Check.Evaluator; ev != nil && !ev.OK {
+			claimsSolution := r.Status == StatusOptimal || r.Status == StatusFeasible
+			if ev := r.Result.Check.Evaluator; ev != nil && !ev.OK && claimsSolution {
 				rep.Disagreements = append(rep.Disagreements, Disagreement{
 					Instance: r.Instance, A: label(r), B: "evaluator",
 					ValueA: valueOf(r), ValueB: fmtNum(ev.Objective),
@@ -561,7 +565,8 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, g.Unsupported, fmtFixed(g.SGM, 3), gapCell(g))
 	}
 	b.WriteString("\n## Agreement\n\n")
-	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered. Two answers " +
+	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered; heuristics " +
+		"prove nothing and are compared in the quality table. Two answers " +
 		"disagree when both are proven optimal but differ beyond their gaps, when one is infeasible and the other has " +
 		"a solution, or when a solution lies below a proven lower bound.\n\n")
 	if len(rep.Pairs) == 0 {
