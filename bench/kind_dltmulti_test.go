@@ -2,9 +2,11 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -250,5 +252,47 @@ func TestDLTMultiGeneratorFlags(t *testing.T) {
 	_ = fs.Parse([]string{"--m", "0"})
 	if _, err := build(1); err == nil {
 		t.Error("m = 0 accepted")
+	}
+}
+
+// BenchmarkDLTMultiPlainVsStrengthened times HiGHS (gap 0, one thread) on the thesis's
+// plain model and on the strengthened one (symmetry rows, bounds, horizon, MIP start).
+func BenchmarkDLTMultiPlainVsStrengthened(b *testing.B) {
+	type tc struct {
+		name string
+		in   *dm.Instance
+	}
+	var cases []tc
+	for _, sh := range [][2]int{{3, 5}, {4, 6}} {
+		in, _ := dm.Generate(dm.GenConfig{M: sh[0], N: sh[1], V: 8000, P0N: 100, Seed: 11})
+		cases = append(cases, tc{fmt.Sprintf("min-time-m%d-n%d", sh[0], sh[1]), in})
+		e := *in
+		d := 1.3 * dltseq.SingleMachine(in)
+		e.Objective, e.Deadline = dm.MinEnergy, &d
+		cases = append(cases, tc{fmt.Sprintf("min-energy-m%d-n%d", sh[0], sh[1]), &e})
+	}
+	ident, _ := LoadFile(instancePath("dlt-multi-sec5.2.2.json"))
+	id := *ident.(*DLTMultiProblem).Inst
+	id.Machines, id.N = id.Machines[:4], 6
+	cases = append(cases, tc{"identical-m4-n6", &id})
+	for _, c := range cases {
+		for _, plain := range []bool{true, false} {
+			name := c.name + "/strengthened"
+			if plain {
+				name = c.name + "/plain"
+			}
+			b.Run(name, func(b *testing.B) {
+				p := &DLTMultiProblem{name: c.name, Inst: c.in, Opts: fdm.Options{Plain: plain}}
+				for b.Loop() {
+					res, err := p.Solve(context.Background(), SolveRequest{Backend: BackendHiGHS, Solver: highs.New(),
+						Options: backends.Options{Threads: 1, TimeLimit: 120 * time.Second}, NoCheck: true})
+					if err != nil || res.Objective == nil {
+						b.Fatalf("%v %+v", err, res)
+					}
+					b.ReportMetric(*res.Objective, "objective")
+					b.ReportMetric(float64(res.Nodes), "nodes")
+				}
+			})
+		}
 	}
 }

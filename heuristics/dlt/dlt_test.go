@@ -159,3 +159,32 @@ func BenchmarkSuperGSSm1000(b *testing.B) {
 		}
 	}
 }
+
+// §5.2.2 observations at the defaults: SCU at m = 11 is worse than at m = 10 in T and
+// E; GSS approaches the lower limit S + C·V = 88 s; SCO is erratic (much worse at m = 8
+// than at m = 10).
+func TestSection522Observations(t *testing.T) {
+	eval := func(rule Rule, m int) (float64, float64) {
+		in := sec522(m)
+		s, err := Homogeneous(in, rule)
+		if err != nil {
+			t.Fatal(err)
+		}
+		T, p, err := dm.EvaluateCh5(in, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return T, p.Total()
+	}
+	t10, e10 := eval(SCU, 10)
+	t11, e11 := eval(SCU, 11)
+	if !(t11 > t10 && e11 > e10) {
+		t.Errorf("SCU: m = 10 (%g s, %g J), m = 11 (%g s, %g J); thesis: m = 11 larger in both", t10, e10, t11, e11)
+	}
+	if T, _ := eval(GSS, 28); math.Abs(T-88) > 1 {
+		t.Errorf("GSS at m = 28: T = %g, want about S + CV = 88", T)
+	}
+	if t8, _ := eval(SCO, 8); t8 < 2*t10 {
+		t.Errorf("SCO at m = 8: T = %g, not erratic against SCU at m = 10 (%g)", t8, t10)
+	}
+}
