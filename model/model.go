@@ -153,6 +153,9 @@ func (m *Model) AddVar(kind Kind, lo, hi float64, name string) Var {
 		lo, hi = math.Max(lo, 0), math.Min(hi, 1)
 	}
 	v := Var(len(m.colLo))
+	if len(m.colLo) == cap(m.colLo) {
+		m.Grow(max(len(m.colLo), 64), 0, 0)
+	}
 	m.colName = append(m.colName, name)
 	m.colLo = append(m.colLo, lo)
 	m.colHi = append(m.colHi, hi)
@@ -287,6 +290,9 @@ func (m *Model) AddRange(e Expr, lo, hi float64, name string) Row {
 
 func (m *Model) addRow(e Expr, lo, hi float64, name string) Row {
 	r := Row(len(m.rowLo))
+	if len(m.rowLo) == cap(m.rowLo) || len(m.rowStart) == cap(m.rowStart) {
+		m.Grow(0, max(len(m.rowLo), 64), 0)
+	}
 	if len(m.rowStart) == 0 {
 		m.rowStart = append(m.rowStart, 0)
 	}
@@ -306,10 +312,79 @@ func (m *Model) addRow(e Expr, lo, hi float64, name string) Row {
 // appendMerged appends e's terms to the row arrays, summing duplicates and dropping
 // zeros, then sorts the new row by column index so that the stored form is canonical.
 //
-// It allocates nothing per term: the row arrays grow geometrically and the duplicate
-// marks live in the reusable scratch slice m.pos. Error messages are formatted only when
-// a term is bad.
+// It allocates nothing per term: the row arrays grow by doubling, and duplicates are
+// found by linear search in short rows and through the reusable scratch slice m.pos in
+// long ones. Error messages are formatted only when a term is bad.
 func (m *Model) appendMerged(e Expr, r Row, name string) {
+	begin := len(m.rowIndex)
+	if need := begin + len(e.Vars); need > cap(m.rowIndex) || need > cap(m.rowValue) {
+		// Double rather than let append grow by 1.25: a large model then copies its
+		// nonzeros about once instead of about four times.
+		m.Grow(0, 0, max(len(e.Vars), begin))
+	}
+	if len(e.Vars) <= shortRow {
+		m.appendShort(e, r, name)
+	} else {
+		m.appendLong(e, r, name)
+	}
+	// Drop exact zeros and note whether the row is sorted, in one pass.
+	idx, val := m.rowIndex, m.rowValue
+	w := begin
+	sorted := true
+	for i := begin; i < len(idx); i++ {
+		if val[i] != 0 {
+			if w > begin && idx[i] < idx[w-1] {
+				sorted = false
+			}
+			idx[w], val[w] = idx[i], val[i]
+			w++
+		}
+	}
+	m.rowIndex, m.rowValue = idx[:w], val[:w]
+	if !sorted {
+		sortTerms(m.rowIndex[begin:], m.rowValue[begin:])
+	}
+}
+
+// shortRow is the longest expression merged by linear search instead of the
+// column-indexed scratch array: for a few terms, comparing with the terms already in the
+// row is faster than touching a scratch entry per column, which is a cache miss on a
+// large model.
+const shortRow = 12
+
+// appendShort appends e's terms to the row that starts at len(m.rowIndex) before the
+// call, summing duplicates by linear search. Capacity has been reserved by the caller.
+func (m *Model) appendShort(e Expr, r Row, name string) {
+	begin := len(m.rowIndex)
+	idx, val := m.rowIndex, m.rowValue
+	coefs := e.Coefs[:len(e.Vars)]
+	ncol := Var(len(m.colLo))
+terms:
+	for i, v := range e.Vars {
+		c := coefs[i]
+		if v < 0 || v >= ncol {
+			m.fail("%s: unknown variable %d", rowWhat(r, name), v)
+			continue
+		}
+		if c-c != 0 { // NaN or ±Inf
+			m.fail("%s: coefficient of %s is %g", rowWhat(r, name), m.VarName(v), c)
+			continue
+		}
+		for k := begin; k < len(idx); k++ {
+			if idx[k] == int32(v) {
+				val[k] += c
+				continue terms
+			}
+		}
+		idx = append(idx, int32(v))
+		val = append(val, c)
+	}
+	m.rowIndex, m.rowValue = idx, val
+}
+
+// appendLong is appendShort for long expressions, using the scratch array m.pos (the
+// position of each column in the current row, -1 when absent) to find duplicates.
+func (m *Model) appendLong(e Expr, r Row, name string) {
 	if len(m.pos) < len(m.colLo) {
 		old := len(m.pos)
 		m.pos = append(m.pos, make([]int32, len(m.colLo)-old)...)
@@ -318,6 +393,7 @@ func (m *Model) appendMerged(e Expr, r Row, name string) {
 		}
 	}
 	begin := len(m.rowIndex)
+	idx, val := m.rowIndex, m.rowValue
 	coefs := e.Coefs[:len(e.Vars)]
 	pos := m.pos
 	ncol := Var(len(m.colLo))
@@ -332,33 +408,17 @@ func (m *Model) appendMerged(e Expr, r Row, name string) {
 			continue
 		}
 		if p := pos[v]; p >= 0 {
-			m.rowValue[p] += c
+			val[p] += c
 			continue
 		}
-		pos[v] = int32(len(m.rowIndex))
-		m.rowIndex = append(m.rowIndex, int32(v))
-		m.rowValue = append(m.rowValue, c)
+		pos[v] = int32(len(idx))
+		idx = append(idx, int32(v))
+		val = append(val, c)
 	}
-	// Reset the scratch marks, drop exact zeros and note whether the row is sorted,
-	// in one pass.
-	idx, val := m.rowIndex, m.rowValue
-	w := begin
-	sorted := true
-	for i := begin; i < len(idx); i++ {
-		j := idx[i]
+	for _, j := range idx[begin:] {
 		pos[j] = -1
-		if val[i] != 0 {
-			if w > begin && j < idx[w-1] {
-				sorted = false
-			}
-			idx[w], val[w] = j, val[i]
-			w++
-		}
 	}
-	m.rowIndex, m.rowValue = idx[:w], val[:w]
-	if !sorted {
-		sortTerms(m.rowIndex[begin:], m.rowValue[begin:])
-	}
+	m.rowIndex, m.rowValue = idx, val
 }
 
 // sortTerms sorts parallel index/value slices by index without allocating: insertion

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -313,5 +314,17 @@ func TestGrowKeepsContentsAndAvoidsReallocation(t *testing.T) {
 	}
 	if idx, val := m.RowTerms(0); !slices.Equal(idx, []int32{0}) || !slices.Equal(val, []float64{2}) {
 		t.Errorf("row 0 changed: %v %v", idx, val)
+	}
+}
+
+func TestAppendNumMatchesShortestG(t *testing.T) {
+	for _, v := range []float64{1, -1, 7, 999999, -999999, 1e6, -1e6, 123456, 0.5, -0.25, 1e-7, 1e21, 3e15, math.MaxInt32, -2147483648, 12345678} {
+		want := strconv.FormatFloat(v, 'g', -1, 64)
+		if got := string(appendNum(nil, v)); got != want {
+			t.Errorf("appendNum(%g) = %q, want %q", v, got, want)
+		}
+	}
+	if got := string(appendNum(nil, math.Copysign(0, -1))); got != "0" {
+		t.Errorf("appendNum(-0) = %q, want 0", got)
 	}
 }

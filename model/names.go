@@ -93,20 +93,98 @@ func (s nameSet) unique(name string) string {
 }
 
 // fileNames returns the names the writers use for columns and rows, following the
-// rules above.
+// rules above. The names are substrings of one arena string, so a model with a million
+// unnamed columns costs a handful of allocations, not a million.
 func (m *Model) fileNames() (cols, rows []string) {
-	cols = make([]string, m.NumVars())
-	cs := make(nameSet, len(cols))
-	for j := range cols {
-		cols[j] = cs.unique(sanitizeName(m.VarName(Var(j))))
-	}
-	rows = make([]string, m.NumRows())
-	rs := make(nameSet, len(rows)+1)
-	rs.unique(objRowName)
-	for i := range rows {
-		rows[i] = rs.unique(sanitizeName(m.RowName(Row(i))))
-	}
+	cols = uniqueNames(sanitizedNames(m.colName, 'x'), m.colName, 'x', "")
+	rows = uniqueNames(sanitizedNames(m.rowName, 'c'), m.rowName, 'c', objRowName)
 	return cols, rows
+}
+
+// uniqueNames applies rule 4 to names in place: the sanitised names of the columns (or
+// rows) whose original names are orig, prefix being the generated-name prefix and
+// reserved a name taken before all others ("" for none).
+//
+// Generated names (prefix followed by the index) are distinct from each other and from
+// every suffixed name (they contain no '_'), so when no given name looks like a
+// generated one they are left out of the set: a model of unnamed columns then costs no
+// hashing at all.
+func uniqueNames(names, orig []string, prefix byte, reserved string) []string {
+	clash := false
+	for i, n := range names {
+		if orig[i] != "" && looksGenerated(n, prefix) {
+			clash = true
+			break
+		}
+	}
+	set := make(nameSet)
+	if reserved != "" {
+		set.unique(reserved)
+	}
+	for i, n := range names {
+		if orig[i] == "" && !clash {
+			continue
+		}
+		names[i] = set.unique(n)
+	}
+	return names
+}
+
+// looksGenerated reports whether n is prefix followed by decimal digits only.
+func looksGenerated(n string, prefix byte) bool {
+	if len(n) < 2 || n[0] != prefix {
+		return false
+	}
+	for i := 1; i < len(n); i++ {
+		if n[i] < '0' || n[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// sanitizedNames applies rules 1 to 3 to names, generating prefix<index> for empty
+// ones.
+func sanitizedNames(names []string, prefix byte) []string {
+	out := make([]string, len(names))
+	ends := make([]int, len(names))
+	var arena []byte
+	for i, n := range names {
+		switch {
+		case n == "":
+			arena = append(arena, prefix)
+			arena = strconv.AppendInt(arena, int64(i), 10)
+		case validName(n):
+			arena = append(arena, n...)
+		default:
+			arena = append(arena, sanitizeName(n)...)
+		}
+		ends[i] = len(arena)
+	}
+	all := string(arena)
+	b := 0
+	for i, e := range ends {
+		out[i] = all[b:e]
+		b = e
+	}
+	return out
+}
+
+// validName reports whether sanitizeName would return n unchanged.
+func validName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if !nameByte(n[i]) {
+			return false
+		}
+	}
+	c := n[0]
+	if c >= '0' && c <= '9' || c == '.' {
+		return false
+	}
+	return len(n) > len("semi-continuous") || !lpKeywords[strings.ToLower(n)]
 }
 
 // fileModelName returns the model name as written on the NAME line and in the LP
