@@ -442,3 +442,17 @@ func TestDLTSolutionJSON(t *testing.T) {
 		}
 	}
 }
+
+// Fig. 5.4 (L724-728): once T is long enough to start 11 machines, the m = 11 line bends
+// (T ≈ 835) and in a small range 11 machines use less energy than 10.
+func TestDLTTable51ElevenMachines(t *testing.T) {
+	diff := func(T float64) float64 { return minEnergyAt(t, 11, T).E - minEnergyAt(t, 10, T).E }
+	for _, c := range []struct {
+		T      float64
+		better bool
+	}{{830, false}, {836, true}, {838, true}, {842, false}} {
+		if d := diff(c.T); (d < 0) != c.better {
+			t.Errorf("T = %g: E(m=11) − E(m=10) = %g; the thesis has 11 machines better only near T ≈ 835-840", c.T, d)
+		}
+	}
+}

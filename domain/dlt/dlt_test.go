@@ -255,3 +255,38 @@ func FuzzParseFlat(f *testing.F) {
 		}
 	})
 }
+
+// The evaluator's energy equals the identity the reference derives by substituting
+// (5.9) into (5.4): E = (m+1)P^I·T + S(P^S + P^N − 2P^I)·K + 2CV(P^N − P^I) +
+// Σ_i [ε(α_i) − P^I·τ(α_i)], K machines used. Each machine left out saves
+// S(P^N + P^S) − 2S·P^I at equal loads: 1260 J with S = 7 (L735-737).
+func TestEnergyIdentity(t *testing.T) {
+	in, err := ParseSingle(table51JSON(func(d map[string]any) { d["S"] = 7; d["m"] = 5; d["V"] = 3000 }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := in.Memory()
+	schedules := [][]float64{{1000, 1000, 1000, 0, 0}, {1500, 800, 700, 0, 0}, {600, 600, 600, 600, 600}, {3000, 0, 0, 0, 0}}
+	for _, alpha := range schedules {
+		used := make([]bool, 5)
+		K := 0
+		for i, a := range alpha {
+			used[i] = a > 0
+			if used[i] {
+				K++
+			}
+		}
+		sol := &SingleSolution{T: 2000, Alpha: alpha, Used: used}
+		_, en := EvaluateSingle(in, sol)
+		id := 6*6*2000.0 + 7*(101+91-12)*float64(K) + 2*0.006*3000*(91-6)
+		for _, a := range alpha {
+			id += mem.Eps(a) - 6*mem.Tau(a)
+		}
+		if math.Abs(en.E-id) > 1e-9*id {
+			t.Errorf("alpha %v: E = %g, identity %g", alpha, en.E, id)
+		}
+	}
+	if step := 7*(91+101) - 2*7*6; step != 1260 {
+		t.Errorf("step %d", step)
+	}
+}
