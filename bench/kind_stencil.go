@@ -534,7 +534,8 @@ func stencilProcs(config string) ([]dst.ThesisProc, error) {
 	return ps, nil
 }
 
-// scaleBlocks rebuilds an instance with side³-cell blocks, keeping per-cell rates.
+// scaleBlocks rebuilds an instance with side³-cell blocks, keeping per-cell rates and
+// one face per round quantum.
 func scaleBlocks(in *dst.Instance, side int) *dst.Instance {
 	tasks, arcs := dst.BlockGrid(*in.Grid, dst.BlockDims{side, side, side})
 	out := *in
@@ -552,6 +553,8 @@ func scaleBlocks(in *dst.Instance, side int) *dst.Instance {
 			}
 		}
 	}
+	// One face per round: the round shrinks with the face.
+	out.RoundTime = in.RoundTime * face / float64(dst.ThesisBlockSide*dst.ThesisBlockSide)
 	out.Processors = append([]dst.Processor(nil), in.Processors...)
 	for i := range out.Processors {
 		out.Processors[i].MemoryCells = total
