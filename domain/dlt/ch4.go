@@ -41,3 +41,45 @@ func EnergyCh4(s Ch4System, T float64) Ch4Energy {
 	e.E = e.EI + e.ERN + e.ERC
 	return e
 }
+
+// The inversions (4.17)-(4.21) of §4.2.2 solve E = (4.16) for one parameter, the
+// others fixed, to draw isoenergy lines analytically. T is the schedule length (4.9),
+// which does not depend on k, P^C or P^N; z1, z2 are (4.10)-(4.11), which do not depend
+// on V or S. The field of s being solved for is ignored.
+
+// InvertK is (4.17): the idle-power reduction factor k that gives energy E.
+func (s Ch4System) InvertK(E, T float64) float64 {
+	m := float64(s.M)
+	busy := (s.PN + 2*s.PC) * (m*s.S + s.C*s.V)
+	return (T*((m+1)*s.PC+s.PN) - busy - s.PC*s.A*s.V) / (E - busy - s.PC*s.A*s.V)
+}
+
+// InvertPC is (4.18): the processor active power P^C that gives energy E.
+func (s Ch4System) InvertPC(E, T float64) float64 {
+	m := float64(s.M)
+	return (E*s.K - s.PN*((s.K-1)*(m*s.S+s.C*s.V)+T)) /
+		((m+1)*T + (s.K-1)*(2*m*s.S+(2*s.C+s.A)*s.V))
+}
+
+// InvertPN is (4.19): the network active power P^N that gives energy E.
+func (s Ch4System) InvertPN(E, T float64) float64 {
+	m := float64(s.M)
+	return (E*s.K - s.PC*((m+1)*T+(s.K-1)*(2*m*s.S+(2*s.C+s.A)*s.V))) /
+		(T + (s.K-1)*(m*s.S+s.C*s.V))
+}
+
+// InvertV is (4.20): the load V that gives energy E, with T = S·z1 + V·z2.
+func (s Ch4System) InvertV(E, z1, z2 float64) float64 {
+	m := float64(s.M)
+	p := (m+1)*s.PC + s.PN
+	return (E*s.K - s.S*z1*p - (s.K-1)*m*s.S*(s.PN+2*s.PC)) /
+		(z2*p + (s.K-1)*(s.PN*s.C+(2*s.C+s.A)*s.PC))
+}
+
+// InvertS is (4.21): the startup time S that gives energy E, with T = S·z1 + V·z2.
+func (s Ch4System) InvertS(E, z1, z2 float64) float64 {
+	m := float64(s.M)
+	p := (m+1)*s.PC + s.PN
+	return (E*s.K - s.V*z2*p - (s.K-1)*s.V*(s.PN*s.C+s.PC*(2*s.C+s.A))) /
+		(z1*p + m*(s.K-1)*(s.PN+2*s.PC))
+}

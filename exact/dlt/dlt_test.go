@@ -142,6 +142,18 @@ func TestChapter4Reference(t *testing.T) {
 	if relDiff(z1, 501.3333) > 1e-6 || math.Abs(z2-1.0050133e-6)/1.0050133e-6 > 1e-6 {
 		t.Errorf("z1 = %.7g, z2 = %.8g; the reference extraction derives 501.3333 and 1.0050133E-6", z1, z2)
 	}
+	// The inversions (4.17)-(4.21) return each parameter at the reference point.
+	for name, got := range map[string][2]float64{
+		"k":   {sys.InvertK(e.E, sp.T), sys.K},
+		"P^C": {sys.InvertPC(e.E, sp.T), sys.PC},
+		"P^N": {sys.InvertPN(e.E, sp.T), sys.PN},
+		"V":   {sys.InvertV(e.E, z1, z2), sys.V},
+		"S":   {sys.InvertS(e.E, z1, z2), sys.S},
+	} {
+		if math.Abs(got[0]-got[1]) > 1e-6*got[1] {
+			t.Errorf("inversion for %s gives %g, want %g", name, got[0], got[1])
+		}
+	}
 	rec, err := Recursion(homogeneousStar(sys.M, sys.A, sys.C, sys.S), sys.V)
 	if err != nil {
 		t.Fatal(err)
