@@ -440,6 +440,14 @@ func valueOf(r *Record) string {
 // quality computes, per group, quartiles of objective / best known objective over
 // the instances where the group has a solution the evaluator accepted.
 func (rep *Report) quality(recs []*Record, label func(*Record) string) {
+	rep.Quality = Quality(recs, label)
+}
+
+// Quality returns, per label, the quartiles of objective / best known objective (the
+// smallest objective of any record of the instance whose solution the evaluator
+// accepted), and of the run times, over the records with such a solution. It assumes
+// minimisation.
+func Quality(recs []*Record, label func(*Record) string) []*QualityStats {
 	best := map[string]float64{}
 	for _, r := range recs {
 		if v, ok := usable(r); ok {
@@ -460,18 +468,20 @@ func (rep *Report) quality(recs []*Record, label func(*Record) string) {
 		ratios[l] = append(ratios[l], v/b)
 		secs[l] = append(secs[l], r.SolveSeconds())
 	}
+	var out []*QualityStats
 	for l, xs := range ratios {
 		sort.Float64s(xs)
 		ts := secs[l]
 		sort.Float64s(ts)
-		rep.Quality = append(rep.Quality, &QualityStats{
+		out = append(out, &QualityStats{
 			Label: l, Count: len(xs),
 			Q1: Quantile(xs, 0.25), Median: Quantile(xs, 0.5), Q3: Quantile(xs, 0.75),
 			Min: xs[0], Max: xs[len(xs)-1], Mean: mean(xs),
 			MedianSeconds: Quantile(ts, 0.5), Q1Sec: Quantile(ts, 0.25), Q3Sec: Quantile(ts, 0.75),
 		})
 	}
-	sort.Slice(rep.Quality, func(i, j int) bool { return rep.Quality[i].Label < rep.Quality[j].Label })
+	sort.Slice(out, func(i, j int) bool { return out[i].Label < out[j].Label })
+	return out
 }
 
 // usable returns a record's objective when it has a solution the evaluator accepted.

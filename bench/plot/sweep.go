@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/schedopt/schedopt/bench"
 	"gonum.org/v1/plot"
@@ -39,7 +40,7 @@ func SweepPlots(recs []*bench.Record, dir string) ([]string, error) {
 		files = append(files, f...)
 	}
 	sort.Strings(files)
-	f, err := QualityVsRuntime(bench.BuildReport(recs), filepath.Join(dir, "quality_vs_runtime"))
+	f, err := QualityVsRuntime(recs, filepath.Join(dir, "quality_vs_runtime"))
 	if err != nil && !errors.Is(err, ErrNoData) {
 		return files, err
 	}
@@ -164,15 +165,20 @@ func (e xyErrPoints) YError(i int) (float64, float64) { return e.yerr[i].Low, e.
 
 // QualityVsRuntime plots, per method, the median ratio of its objective to the best
 // known one against its median run time (log axis), with quartile bars in both
-// directions (seed 004, Fig. 6.10).
-func QualityVsRuntime(rep *bench.Report, base string) ([]string, error) {
-	if len(rep.Quality) == 0 {
+// directions (seed 004, Fig. 6.10). Heuristics that differ only in a rule suffix
+// ("ssc-a1", "ssc-k1", ...) are pooled into one family ("ssc (all rules)"), as the
+// thesis pools its processor sorting rules.
+func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
+	qs := bench.Quality(recs, familyLabels(recs))
+	if len(qs) == 0 {
 		return nil, ErrNoData
 	}
 	p := newPlot("Solution quality vs run time", "run time [s] (median, Q1–Q3)", "objective / best known (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	for i, q := range rep.Quality {
+	tmax := 0.0
+	for i, q := range qs {
+		tmax = math.Max(tmax, math.Max(q.Q3Sec, minSeconds))
 		t := math.Max(q.MedianSeconds, minSeconds)
 		pts := plotter.XYs{{X: t, Y: q.Median}}
 		e := xyErrPoints{XYs: pts,
@@ -195,11 +201,47 @@ func QualityVsRuntime(rep *bench.Report, base string) ([]string, error) {
 		p.Add(xb, yb, s)
 		p.Legend.Add(fmt.Sprintf("%s (n=%d)", q.Label, q.Count), s)
 	}
-	// Keep the ratio axis starting at 1 (the best), with some head room.
+	// Keep the ratio axis starting at 1 (the best), with some head room, and leave room
+	// right of the data for the legend.
 	p.Y.Min = math.Min(p.Y.Min, 1)
 	p.Y.Max = math.Max(p.Y.Max*1.05, 1.05)
+	p.X.Max = math.Max(p.X.Max, tmax) * 300
+	p.Legend.Left = false
 	p.Add(plotterGrid())
 	return save(p, base, figWidth, figHeight)
+}
+
+// familyLabels labels records by method, pooling heuristics named FAMILY-RULE when a
+// family has at least three rules.
+func familyLabels(recs []*bench.Record) func(*bench.Record) string {
+	base := methodLabels(recs)
+	members := map[string]map[string]bool{}
+	for _, r := range recs {
+		if fam, ok := heuristicFamily(r.Backend); ok {
+			if members[fam] == nil {
+				members[fam] = map[string]bool{}
+			}
+			members[fam][r.Backend] = true
+		}
+	}
+	return func(r *bench.Record) string {
+		if fam, ok := heuristicFamily(r.Backend); ok && len(members[fam]) >= 3 {
+			return strings.ToUpper(fam) + " (all rules)"
+		}
+		return strings.TrimPrefix(base(r), bench.HeuristicPrefix)
+	}
+}
+
+func heuristicFamily(backend string) (string, bool) {
+	h, ok := strings.CutPrefix(backend, bench.HeuristicPrefix)
+	if !ok {
+		return "", false
+	}
+	fam, _, ok := strings.Cut(h, "-")
+	if !ok || fam == "super" {
+		return "", false
+	}
+	return fam, true
 }
 
 func sortedKeys(m map[string]bool) []string {
