@@ -167,6 +167,11 @@ func TestDLTTable51MinEnergy(t *testing.T) {
 		t.Errorf("T = %g, the thesis puts the lowest energy near 840", sol.T)
 	}
 	t.Logf("min-energy T = %.3f s, E = %.1f J", sol.T, sol.E)
+	// m = 10 is beyond the vertex enumeration; lp_solve is the second opinion.
+	lp := solveDLT(t, p, BackendLPSolve)
+	if lp.Status != StatusOptimal || relDiffB(*lp.Objective, *res.Objective) > 1e-6 {
+		t.Errorf("lp_solve: %s %v, HiGHS %v", lp.Status, *lp.Objective, *res.Objective)
+	}
 }
 
 func randomSingleInstance(rng *rand.Rand, m int) *dlt.SingleInstance {
