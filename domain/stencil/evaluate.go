@@ -148,7 +148,11 @@ func (in *Instance) Evaluate(assign []int, schedule [][]Pair) (*Evaluation, erro
 				continue
 			}
 			if seen[p] || seen[k] {
-				ev.violate(1, "round %d: processor %d exchanges with two partners", r, map[bool]int{true: p, false: k}[seen[p]])
+				twice := k
+				if seen[p] {
+					twice = p
+				}
+				ev.violate(1, "round %d: processor %d exchanges with two partners", r, twice)
 			}
 			seen[p], seen[k] = true, true
 			covered[p][k]++

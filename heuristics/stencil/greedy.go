@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	dom "github.com/schedopt/schedopt/domain/stencil"
 )
@@ -190,11 +191,10 @@ func adjacency(in *dom.Instance) (nbrs [][]int, arcs []map[int]int) {
 	}
 	nbrs = make([][]int, n)
 	for u := range arcs {
-		for v := 0; v < n; v++ {
-			if arcs[u][v] > 0 {
-				nbrs[u] = append(nbrs[u], v)
-			}
+		for v := range arcs[u] {
+			nbrs[u] = append(nbrs[u], v)
 		}
+		slices.Sort(nbrs[u]) // map order is random; keep the heuristics deterministic
 	}
 	return nbrs, arcs
 }
