@@ -26,6 +26,8 @@ type DLTMultiProblem struct {
 	NoStart bool
 }
 
+var _ HeuristicProblem = (*DLTMultiProblem)(nil)
+
 func loadDLTMulti(data []byte, name string) (Problem, error) {
 	in, err := dm.Parse(data)
 	if err != nil {

@@ -178,7 +178,7 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 	for i, mc := range in.Machines {
 		b2 := mc.B2()
 		zp := (mc.A2 - mc.A1) * V // Z' of (6.19)
-		zpp := -b2                // Z'' of (6.19)
+		zpp := -b2                // Z″ of (6.19)
 		for j := range n {
 			x, a, q, tau, u := f.X[i][j], f.Alpha[i][j], f.Q[i][j], f.Tau[i][j], f.U[i][j]
 			// (6.14)

@@ -15,7 +15,7 @@
 //   - The τ linearisation (6.19) is kept exact with the binaries u_ij: with only the
 //     lower pieces, idle time charged at P^N in (6.28) could be hidden in τ.
 //
-// Big-M constants: Z' = (a_2i − a_1i)·V and Z” = −b_2i in (6.19); in (6.17), (6.18),
+// Big-M constants: Z' = (a_2i − a_1i)·V and Z″ = −b_2i in (6.19); in (6.17), (6.18),
 // (6.22), (6.23) Z is the horizon H, an upper bound on T: the deadline when there is one
 // (T itself when T is fixed), otherwise the thesis's
 // Z = 2(max S + V·max C + n·max O + max_i τ_i(V)) in the plain model, and in the
@@ -30,9 +30,11 @@
 // and the paired form of (6.30), dltmulti.ValidLowerBoundTime/Energy); the tighter
 // horizon above; and a MIP start (Options.Start). The thesis's printed (6.29) is not a
 // valid bound for every instance, and "empty slots pushed to the end" is not safe when
-// every message pays O_i: with machine A (S = 5, O = 0.1) and machine B (S = 0, O = 4),
-// n = 2, the only optimum sends B an empty message first, while B's startup would
-// otherwise leave the link idle. Neither is used as a cut.
+// every message pays O_i: with machine A (S = 5, O = 0.1, a_1 = 1, C = 0), machine B
+// (S = 0, O = 4, a_1 = 10^4), V = 1 and n = 2, the optimum (T just below 6.1) opens with
+// a nearly empty message to B while A is still starting, and every schedule whose last
+// message is empty needs T >= 6.2 (exact/dltseq's TestEmptySlotsAtTheEndAreNotSafe).
+// Neither is used as a cut.
 //
 // The homogeneous model (5.17)-(5.26) of §5.2.3 is BuildHomogeneous.
 package dltmulti

@@ -28,12 +28,14 @@ type Homogeneous struct {
 //	(5.23) α_ij <= V x_ij
 //	(5.24) Σ_i x_ij = 1
 //	(5.25) q_ij = t_j x_ij (four rows with Z)
-//	(5.26) τ_ij = max{a_1 α_ij, a_2 α_ij + b_2} (exact, with u_ij, Z' = (a_2 − a_1)V, Z'' = −b_2)
+//	(5.26) τ_ij = max{a_1 α_ij, a_2 α_ij + b_2} (exact, with u_ij, Z' = (a_2 − a_1)V, Z″ = −b_2)
 //
-// Z is not given in §5.2.3; we use the chapter 6 value (ThesisZ). In (5.26) the b_2 term
-// is multiplied by x_ij as in (6.19) so that an empty slot has τ = 0 (the printed
-// constant b_2 would force τ >= a_2·0 + b_2 < 0, harmless, and allow u = 1 with α = 0
-// only through Z”). (5.22) is kept as printed: in min-time extra load never helps.
+// Z is not given in §5.2.3; we use the chapter 6 value (ThesisZ). In (5.26) the b_2
+// term is multiplied by x_ij, as in (6.19): with the printed constant b_2, the row
+// τ_ij <= a_2 α_ij + b_2 + Z″(1 − u_ij) would force u_ij = 0 on an empty slot, which
+// changes nothing else. (5.22) is kept as printed (>=): in min-time extra load never
+// helps. The optimum equals that of Build for min-time on identical machines (checked
+// in bench with HiGHS).
 func BuildHomogeneous(in *dm.Instance) (*Homogeneous, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
