@@ -160,13 +160,20 @@ func energy(in *dlt.SingleInstance, f *Formulation) model.Expr {
 }
 
 // Decode reads the schedule from solver values: T, the chunks (round-off below zero
-// clipped) and the used flags. E is left for the evaluator to fill in; ModelEnergy
-// gives the model's own value where it has one.
+// clipped) and the used flags. When the model has no energy terms (min-time without an
+// energy limit) the solver may start a machine and give it nothing at no cost in T;
+// such machines are reported unused, which only lets later machines start earlier, so
+// the schedule stays valid and its energy (5.4) is the lowest for these chunks. E is
+// left for the evaluator to fill in; ModelEnergy gives the model's own value where it
+// has one.
 func (f *Formulation) Decode(x []float64) *dlt.SingleSolution {
 	sol := &dlt.SingleSolution{T: x[f.T], Alpha: make([]float64, len(f.Alpha)), Used: make([]bool, len(f.X))}
 	for i := range f.Alpha {
 		sol.Alpha[i] = math.Max(0, x[f.Alpha[i]])
 		sol.Used[i] = x[f.X[i]] > 0.5
+		if f.ER == nil && sol.Alpha[i] == 0 {
+			sol.Used[i] = false
+		}
 	}
 	return sol
 }
