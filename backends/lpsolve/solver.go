@@ -72,29 +72,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 			Gap: math.NaN(), Solver: name, Message: "context done before the solve started"}, nil
 	}
 
-	l, err := newLP(m.NumVars())
+	l, err := load(m)
 	if err != nil {
 		return backends.Result{}, err
 	}
 	defer l.delete()
-	cols, rows := m.Columns(), m.Rows()
-	isint := make([]uint8, m.NumVars())
-	for j, k := range cols.Kind {
-		if k.IsInteger() {
-			isint[j] = 1
-		}
-	}
-	if step, where, ok := l.build(m.NumVars(), m.NumRows(), rows.Start, rows.Index, rows.Value,
-		rows.Lower, rows.Upper, cols.Lower, cols.Upper, cols.Cost, isint, m.Sense() == model.Maximize); !ok {
-		what := ""
-		switch {
-		case strings.HasPrefix(step, "set_bounds"), strings.HasPrefix(step, "set_int"):
-			what = " at column " + m.VarName(model.Var(where))
-		case where >= 0:
-			what = " at row " + m.RowName(model.Row(where))
-		}
-		return backends.Result{}, fmt.Errorf("lpsolve: model %q: %s failed%s", m.Name, step, what)
-	}
 
 	var logHandle uintptr
 	verbose := verboseNeutral
@@ -190,6 +172,31 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		res.Message += " (" + strings.Join(notes, "; ") + ")"
 	}
 	return res, nil
+}
+
+// load builds the lprec for m.
+func load(m *model.Model) (*lp, error) {
+	cols, rows := m.Columns(), m.Rows()
+	isint := make([]uint8, m.NumVars())
+	for j, k := range cols.Kind {
+		if k.IsInteger() {
+			isint[j] = 1
+		}
+	}
+	l, step, where := build(m.NumVars(), m.NumRows(), rows.Start, rows.Index, rows.Value,
+		rows.Lower, rows.Upper, cols.Lower, cols.Upper, cols.Cost, isint, m.Sense() == model.Maximize)
+	if l != nil {
+		return l, nil
+	}
+	what := ""
+	switch {
+	case where < 0:
+	case step == "add_columnex" || step == "set_bounds" || step == "set_int":
+		what = " at column " + m.VarName(model.Var(where))
+	default:
+		what = " at row " + m.RowName(model.Row(where))
+	}
+	return nil, fmt.Errorf("lpsolve: model %q: %s failed%s", m.Name, step, what)
 }
 
 // useStart applies the MIP start the only way lp_solve 5.5 allows (it has no MIP
