@@ -27,6 +27,8 @@ type Formulation struct {
 	T     model.Var
 	// Energy is E (5.4) as an expression of the columns; valid when ER is not nil.
 	Energy model.Expr
+
+	load float64 // V
 }
 
 // Build returns the ILP (5.1)-(5.11) of in:
@@ -61,7 +63,7 @@ func Build(in *dlt.SingleInstance, opts Options) (*Formulation, error) {
 	b2, l2 := mem.B2(), mem.L2()
 	m := model.New("dlt-single " + in.Name)
 	n := in.M
-	f := &Formulation{Model: m}
+	f := &Formulation{Model: m, load: in.V}
 	tLo, tHi := in.TimeLowerBound(), in.TimeUpperBound()
 	if in.Deadline != nil {
 		if in.FixedLength {
@@ -159,6 +161,10 @@ func energy(in *dlt.SingleInstance, f *Formulation) model.Expr {
 	return e
 }
 
+// zeroChunk is the fraction of V below which a decoded chunk is solver round-off and
+// read as 0 (far below the evaluator's tolerance on Σα = V).
+const zeroChunk = 1e-10
+
 // Decode reads the schedule from solver values: T, the chunks (round-off below zero
 // clipped) and the used flags. When the model has no energy terms (min-time without an
 // energy limit) the solver may start a machine and give it nothing at no cost in T;
@@ -170,6 +176,9 @@ func (f *Formulation) Decode(x []float64) *dlt.SingleSolution {
 	sol := &dlt.SingleSolution{T: x[f.T], Alpha: make([]float64, len(f.Alpha)), Used: make([]bool, len(f.X))}
 	for i := range f.Alpha {
 		sol.Alpha[i] = math.Max(0, x[f.Alpha[i]])
+		if sol.Alpha[i] <= zeroChunk*f.load {
+			sol.Alpha[i] = 0
+		}
 		sol.Used[i] = x[f.X[i]] > 0.5
 		if f.ER == nil && sol.Alpha[i] == 0 {
 			sol.Used[i] = false
