@@ -373,3 +373,33 @@ func TestVersion(t *testing.T) {
 		t.Errorf("versions %v", obj)
 	}
 }
+
+func TestGenWritesLoadableDeterministicInstances(t *testing.T) {
+	dir := t.TempDir()
+	extra := map[string][]string{"stencil": {"--grid", "cuboid"}}
+	for _, kind := range []string{"dlt-flat", "dlt-single", "dlt-multi", "stencil", "workload"} {
+		t.Run(kind, func(t *testing.T) {
+			args := append([]string{"gen", kind, "--seed", "7"}, extra[kind]...)
+			code, a, errs := schedopt(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			_, b, _ := schedopt(t, args...)
+			if a != b {
+				t.Errorf("the same seed gave two different instances")
+			}
+			obj := oneObject(t, a)
+			if obj["kind"] != kind {
+				t.Errorf("kind %v, want %s", obj["kind"], kind)
+			}
+			p := filepath.Join(dir, kind+".json")
+			if code, _, errs := schedopt(t, append(args, "-o", p)...); code != 0 || readFile(t, p) != a {
+				t.Errorf("-o: exit %d (%s), or the file differs from stdout", code, errs)
+			}
+		})
+	}
+	code, _, errs := schedopt(t, "gen", "dlt-multi", "--m", "many")
+	if code != 2 || !strings.Contains(errs, "--m") {
+		t.Errorf("bad flag value: exit %d, stderr %q", code, errs)
+	}
+}

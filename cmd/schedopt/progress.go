@@ -49,6 +49,7 @@ func (p *progress) Start(todo, skipped int) {
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetRenderBlankState(true),
 		)
 	}
 }
