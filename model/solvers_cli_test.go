@@ -65,6 +65,34 @@ func highsSolve(t *testing.T, bin, file string) (string, float64) {
 	return status, obj
 }
 
+// lpSolveSolve runs the lp_solve command on an MPS file, with our sign convention for
+// the objective constant (-mps_negobjconst), and returns "optimal" with the objective or
+// "infeasible".
+func lpSolveSolve(t *testing.T, file string) (string, float64) {
+	t.Helper()
+	bin, err := exec.LookPath("lp_solve")
+	if err != nil {
+		t.Fatalf("the lp_solve command is missing (scripts/setup.sh installs it): %v", err)
+	}
+	out, _ := exec.Command(bin, "-fmps", file, "-S3", "-mps_negobjconst", "-e", "1e-7").CombinedOutput()
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "This problem is infeasible") {
+			return "infeasible", math.NaN()
+		}
+		if v, ok := strings.CutPrefix(line, "Value of objective function:"); ok {
+			obj, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil {
+				t.Fatalf("lp_solve output %q: %v", line, err)
+			}
+			return "optimal", obj
+		}
+	}
+	t.Fatalf("no result in the lp_solve output for %s:\n%s", file, out)
+	return "", 0
+}
+
 // randomIntegerModel builds a small bounded pure-integer model with rows of every type
 // and an objective constant, so that brute force can find its optimum.
 func randomIntegerModel(rng *rand.Rand, contradict bool) *Model {
@@ -157,20 +185,24 @@ func bruteForce(m *Model) (best float64, ok bool) {
 	return best, ok
 }
 
-// TestHiGHSReadsWrittenFiles solves random models written as MPS and LP with the highs
-// command and compares with brute force. It fails when highs is not installed.
-func TestHiGHSReadsWrittenFiles(t *testing.T) {
+// TestSolversReadWrittenFiles solves random models written as MPS and LP with the highs
+// command, and as MPS with the lp_solve command, and compares with brute force. It fails
+// when either command is missing (scripts/setup.sh installs both).
+func TestSolversReadWrittenFiles(t *testing.T) {
 	bin := highsBinary(t)
 	rng := rand.New(rand.NewPCG(7, 8))
 	dir := t.TempDir()
 	for trial := range 20 {
 		m := randomIntegerModel(rng, trial%5 == 4)
 		want, feasible := bruteForce(m)
-		for _, format := range []string{"mps", "lp"} {
+		for _, format := range []string{"mps", "lp", "lp_solve"} {
 			file := filepath.Join(dir, "m."+format)
+			if format == "lp_solve" {
+				file = filepath.Join(dir, "m.mps")
+			}
 			var buf bytes.Buffer
 			var err error
-			if format == "mps" {
+			if format != "lp" {
 				err = m.WriteMPS(&buf)
 			} else {
 				err = m.WriteLP(&buf)
@@ -181,7 +213,13 @@ func TestHiGHSReadsWrittenFiles(t *testing.T) {
 			if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			status, got := highsSolve(t, bin, file)
+			var status string
+			var got float64
+			if format == "lp_solve" {
+				status, got = lpSolveSolve(t, file)
+			} else {
+				status, got = highsSolve(t, bin, file)
+			}
 			switch {
 			case !feasible && status != "infeasible":
 				t.Errorf("trial %d %s: highs says %s %g, brute force finds no feasible point\n%s", trial, format, status, got, buf.String())
