@@ -272,16 +272,16 @@ func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *
 
 // minEnergyOracle picks the cheaper exact E*(τ) algorithm: min-plus doubling for
 // identical processors when N·log2(p) < p·m, the MCKP DP otherwise.
-func (p *WorkloadProblem) minEnergyOracle() xw.Oracle {
+func (p *WorkloadProblem) minEnergyOracle() (xw.Oracle, string) {
 	ts := p.ts
-	if ts.P() > 2 && ts.Identical() && float64(ts.N)*math.Log2(float64(ts.P())) < float64(ts.P()*ts.Procs[0].Len()) {
+	if p.defaultFrontAlgorithm() == WorkloadIdentical {
 		return func(ctx context.Context, tau float64) (xw.Point, bool, error) {
 			return xw.IdenticalMinEnergy(ctx, ts, tau)
-		}
+		}, "min-plus doubling DP"
 	}
 	return func(ctx context.Context, tau float64) (xw.Point, bool, error) {
 		return xw.MinEnergy(ctx, ts, tau)
-	}
+	}, "MCKP DP"
 }
 
 // defaultFrontAlgorithm is the exact front algorithm used for checks: the identical
@@ -298,7 +298,7 @@ func (p *WorkloadProblem) defaultFrontAlgorithm() string {
 // lexicographic tie-breaks as the MILP stages.
 func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
 	ts, in := p.ts, p.Inst
-	oracle := p.minEnergyOracle()
+	oracle, oname := p.minEnergyOracle()
 	var pt xw.Point
 	alg := ""
 	switch in.Objective {
@@ -311,7 +311,7 @@ func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
 		if err != nil || !ok {
 			return nil, fmt.Errorf("min-energy DP at T* = %g: ok=%v: %v", tstar, ok, err)
 		}
-		pt, alg = q, "binary search over Θ + MCKP DP"
+		pt, alg = q, "binary search over Θ + "+oname
 	case dw.ObjMinEnergy:
 		emin, ok, err := oracle(ctx, math.Inf(1))
 		if err != nil || !ok {
@@ -330,7 +330,7 @@ func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		pt, alg = q, "MCKP DP + binary search over Θ"
+		pt, alg = q, oname+" + binary search over Θ"
 	case dw.ObjMinTotal:
 		f, name, err := p.exactFront(ctx, "")
 		if err != nil {
