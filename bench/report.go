@@ -521,11 +521,40 @@ func fmtFixed(x float64, prec int) string {
 }
 
 // WriteSummary writes the per-backend table as aligned plain text (for terminals).
+// Heuristics are summed up in one line per family (the Markdown report lists each).
 func (rep *Report) WriteSummary(w io.Writer) error {
 	rows := [][]string{{"backend", "jobs", "solved", "optimal", "feasible", "infeas", "no sol", "errors", "sgm time [s]", "mean gap@limit"}}
+	type fam struct {
+		methods, jobs, feasible, none, errors int
+	}
+	fams := map[string]*fam{}
+	var famOrder []string
 	for _, g := range rep.Groups {
+		if h, ok := strings.CutPrefix(g.Backend, HeuristicPrefix); ok {
+			name, _, _ := strings.Cut(h, "-")
+			f := fams[name]
+			if f == nil {
+				f = &fam{}
+				fams[name] = f
+				famOrder = append(famOrder, name)
+			}
+			f.methods++
+			f.jobs += g.Jobs
+			f.feasible += g.Feasible
+			f.none += g.TimeLimited + g.Infeasible
+			f.errors += g.Errors
+			continue
+		}
 		rows = append(rows, []string{g.Label, itoa(g.Jobs), itoa(g.Solved()), itoa(g.Optimal), itoa(g.Feasible),
-			itoa(g.Infeasible), itoa(g.TimeLimited), itoa(g.Errors), fmtFixed(g.SGM, 3), gapCell(g)})
+			itoa(g.Infeasible), itoa(g.TimeLimited), itoa(g.Errors), fmtSig(g.SGM), gapCell(g)})
+	}
+	for _, name := range famOrder {
+		f := fams[name]
+		label := HeuristicPrefix + name
+		if f.methods > 1 {
+			label = fmt.Sprintf("%s%s-* (%d rules)", HeuristicPrefix, name, f.methods)
+		}
+		rows = append(rows, []string{label, itoa(f.jobs), "–", "–", itoa(f.feasible), "–", itoa(f.none), itoa(f.errors), "", ""})
 	}
 	widths := make([]int, len(rows[0]))
 	for _, r := range rows {
@@ -572,7 +601,7 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, g := range rep.Groups {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", g.Label, g.Jobs, g.Solved(), g.Optimal,
-			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, g.Unsupported, fmtFixed(g.SGM, 3), gapCell(g))
+			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, g.Unsupported, fmtSig(g.SGM), gapCell(g))
 	}
 	b.WriteString("\n## Agreement\n\n")
 	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered; heuristics " +

@@ -16,7 +16,7 @@ import (
 )
 
 // minSeconds is the smallest run time drawn on log axes (faster runs are drawn at it).
-const minSeconds = 1e-4
+const minSeconds = 1e-5
 
 // SweepPlots draws the figures of a sweep into dir: runtime_vs_m (when the records
 // span more than one m) and quality_vs_runtime (when some method has a ratio to the
@@ -75,8 +75,9 @@ func methodLabels(recs []*bench.Record) func(*bench.Record) string {
 // RuntimeVsM plots, for records of one kind, per method, the median run time against the number of machines
 // m on log–log axes, with bars from the first to the third quartile (seed 004, Fig.
 // 6.9). Runs stopped by the time limit count as the limit; failed jobs are left out.
+// Heuristic rule families are pooled as in QualityVsRuntime.
 func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
-	label := methodLabels(recs)
+	label := familyLabels(recs)
 	type key struct {
 		method string
 		m      int
@@ -109,7 +110,8 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 	p.Y.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Left = true
+	// The legend goes right of the data: the x axis runs on past the largest m.
+	p.Legend.Left = false
 	names := sortedKeys(methods)
 	for i, meth := range names {
 		var pts plotter.XYs
@@ -142,6 +144,9 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 		p.Add(l, s, eb)
 		p.Legend.Add(meth, l, s)
 	}
+	ms0 := sortedInts(ms)
+	p.X.Min = float64(ms0[0])
+	p.X.Max = float64(ms0[len(ms0)-1]) * math.Pow(float64(ms0[len(ms0)-1])/float64(ms0[0]), 0.6)
 	p.Add(plotterGrid())
 	return save(p, base, figWidth, figHeight)
 }
