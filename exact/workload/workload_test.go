@@ -329,8 +329,18 @@ func checkInvariants(t *testing.T, ctx context.Context, trial int, in *dw.Instan
 	if f[0].T != tstar || !EqualEnergy(f[0].E, etopt.E) {
 		t.Errorf("trial %d: first point (%g, %g), want T* = %g with E = %g", trial, f[0].T, f[0].E, tstar, etopt.E)
 	}
-	if !EqualEnergy(last.E, emin.E) || last.T != emin.T {
+	// The last point is EOPT's optimum at its smallest makespan: no faster threshold
+	// reaches E_min.
+	if !EqualEnergy(last.E, emin.E) || last.T > emin.T {
 		t.Errorf("trial %d: last point (%g, %g), want the min-energy optimum (%g, %g)", trial, last.T, last.E, emin.T, emin.E)
+	}
+	for _, tau := range Thetas(ts) {
+		if tau >= last.T {
+			break
+		}
+		if q, ok, _ := MinEnergy(ctx, ts, tau); ok && EqualEnergy(q.E, emin.E) {
+			t.Errorf("trial %d: threshold %g < %g already reaches E_min", trial, tau, last.T)
+		}
 	}
 	for _, ps := range []float64{0, 0.3, 1, 4} {
 		tot := HTPOPTA(f, ps)
