@@ -200,6 +200,8 @@ func TestDLTMultiTable61Instance(t *testing.T) {
 		}
 		if sol := res.Solution.(dm.Solution); sol.T < dm.ValidLowerBoundTime(in) || sol.E < dm.ValidLowerBoundEnergy(in) {
 			t.Errorf("%s: T %g, E %g below the valid bounds", h, sol.T, sol.E)
+		} else if !printedBoundsHold(in, sol) {
+			t.Errorf("%s: T %g, E %g below the printed (6.29)/(6.30) on the thesis's own system", h, sol.T, sol.E)
 		}
 	}
 	s, ok := p.BestStart()
