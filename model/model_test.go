@@ -328,3 +328,23 @@ func TestAppendNumMatchesShortestG(t *testing.T) {
 		t.Errorf("appendNum(-0) = %q, want 0", got)
 	}
 }
+
+func TestAddConstrDoesNotAllocateAfterGrow(t *testing.T) {
+	for _, terms := range []int{4, 40} { // the short-row and the scratch-array paths
+		m := New("t")
+		const cols, rows = 1000, 200
+		m.Grow(cols, rows+1, (rows+1)*terms)
+		for range cols {
+			m.AddContinuous(0, 1, "")
+		}
+		var e Expr
+		for k := range terms {
+			e.Add(Var((k*37)%cols), 1).Add(Var((k*37)%cols), 1) // duplicates, unsorted
+		}
+		m.AddConstr(e, LE, 1, "") // sizes the scratch array
+		allocs := testing.AllocsPerRun(rows-1, func() { m.AddConstr(e, LE, 1, "") })
+		if allocs != 0 {
+			t.Errorf("%d terms: %g allocations per AddConstr, want 0", terms, allocs)
+		}
+	}
+}
