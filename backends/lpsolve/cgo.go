@@ -226,6 +226,16 @@ func (l *lp) params(c *C.schedopt_lp_ctl, relGap, absGap float64, timeoutSec int
 	return nil
 }
 
+// setName names the model in lp_solve's log.
+func (l *lp) setName(name string) {
+	if name == "" {
+		return
+	}
+	c := C.CString(name)
+	defer C.free(unsafe.Pointer(c))
+	C.set_lp_name(l.p, c) // only used in the log; a failure is harmless
+}
+
 func (l *lp) solve() int { return int(C.solve(l.p)) }
 
 func (l *lp) objective() float64 { return float64(C.get_objective(l.p)) }

@@ -77,6 +77,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		return backends.Result{}, err
 	}
 	defer l.delete()
+	l.setName(m.Name)
 
 	var logHandle uintptr
 	verbose := verboseNeutral
