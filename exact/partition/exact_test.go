@@ -376,3 +376,65 @@ func BenchmarkEnumeration16WholePortions(b *testing.B) {
 		}
 	}
 }
+
+// FuzzSolve: on any instance the exact algorithms cover, the optimum passes the
+// evaluator, lies at or above the free-split bound, and is no worse than random
+// feasible schedules.
+func FuzzSolve(f *testing.F) {
+	f.Add(uint64(1), uint8(2), uint8(3), false)
+	f.Add(uint64(7), uint8(3), uint8(4), true)
+	f.Fuzz(func(t *testing.T, seed uint64, k, n uint8, energy bool) {
+		r := rand.New(rand.NewPCG(seed, 99))
+		K, N := 1+int(k%4), 1+int(n%7)
+		in := &partition.Instance{Objective: partition.ObjMinTime}
+		if energy {
+			in.Objective = partition.ObjMinEnergy
+		}
+		for i := 0; i < K; i++ {
+			in.Processors = append(in.Processors, randProc(r))
+		}
+		for j := 0; j < N; j++ {
+			in.Portions = append(in.Portions, randPortion(r, []partition.Split{partition.Divisible, partition.Whole, partition.Chunks}[r.IntN(3)]))
+		}
+		res, err := Solve(context.Background(), in)
+		if errors.Is(err, ErrNotCovered) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Feasible {
+			t.Fatal("no deadline, yet infeasible")
+		}
+		rep, err := in.Evaluate(res.Solution)
+		if err != nil || !rep.OK {
+			t.Fatalf("evaluator: %v %s", err, rep.Worst)
+		}
+		if res.Solution.T < in.FreeSplitTime()*(1-1e-9) {
+			t.Fatalf("T %v below the free-split bound %v", res.Solution.T, in.FreeSplitTime())
+		}
+		for it := 0; it < 50; it++ {
+			fr := make([][]float64, N)
+			for j, q := range in.Portions {
+				fr[j] = make([]float64, K)
+				switch q.Split {
+				case partition.Whole:
+					fr[j][r.IntN(K)] = 1
+				case partition.Chunks:
+					for c := 0; c < q.Chunks; c++ {
+						fr[j][r.IntN(K)] += 1 / float64(q.Chunks)
+					}
+				default:
+					a := r.IntN(K)
+					x := r.Float64()
+					fr[j][a] += x
+					fr[j][r.IntN(K)] += 1 - x
+				}
+			}
+			ms, _ := in.Measure(fr)
+			if v := ms.Objective(in.Objective); v < res.Objective*(1-1e-9) {
+				t.Fatalf("random schedule %v beats the optimum %v", v, res.Objective)
+			}
+		}
+	})
+}
