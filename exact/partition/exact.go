@@ -109,6 +109,8 @@ type solver struct {
 	algorithm []string
 }
 
+// group is a set of divisible portions of one intensity, merged: f and b are their
+// summed counts, and every member gets the group's fraction.
 type group struct {
 	f, b    float64
 	members []int
@@ -147,7 +149,7 @@ func newSolver(in *partition.Instance, withInterior bool) (*solver, error) {
 			s.order[k] = k
 		}
 		sort.SliceStable(s.order, func(a, b int) bool { return s.md[s.order[a]] < s.md[s.order[b]] })
-		if len(s.div) == 1 && len(s.disc) == 0 && s.minTime {
+		if len(s.disc) == 0 && s.minTime {
 			s.algorithm = append(s.algorithm, "p-DP closed form")
 		} else {
 			s.algorithm = append(s.algorithm, "single-intensity breakpoints")
@@ -444,7 +446,18 @@ func (s *solver) leaf() {
 			div[r] = []float64{1}
 		}
 	case divSingle:
-		xs, ok := s.single()
+		var xs []float64
+		ok := true
+		if len(s.disc) == 0 && s.minTime {
+			// Nothing placed: the p-DP closed form (Eq. 19).
+			w := make([]float64, s.K)
+			for k, p := range s.in.Processors {
+				w[k] = p.Work(s.mf, s.mb)
+			}
+			_, xs = PDP(w)
+		} else {
+			xs, ok = s.single()
+		}
 		if !ok {
 			return
 		}

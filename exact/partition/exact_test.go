@@ -89,9 +89,12 @@ func TestPDPIsTheSingleDivisibleTimeOptimum(t *testing.T) {
 		}
 		in.Portions = []partition.Portion{q}
 		T, x := PDP(w)
-		res := solve(t, in)
-		if !near(res.Objective, T) {
-			t.Fatalf("iteration %d: exact %v, p-DP %v", it, res.Objective, T)
+		// An empty whole portion sends Solve through the capacity-root algorithm
+		// instead of the closed form.
+		viaRoot := *in
+		viaRoot.Portions = []partition.Portion{q, {Split: partition.Whole}}
+		if res := solve(t, &viaRoot); !near(res.Objective, T) {
+			t.Fatalf("iteration %d: capacity root %v, p-DP %v", it, res.Objective, T)
 		}
 		ms, _ := in.Measure([][]float64{x})
 		if !near(ms.T, T) {
