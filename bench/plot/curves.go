@@ -59,6 +59,9 @@ func TradeOff(curves []Curve, title, xLabel, yLabel, base string) ([]string, err
 	if n == 0 {
 		return nil, ErrNoData
 	}
+	// Head room above the data for the legend.
+	p.Y.Max += 0.12 * (p.Y.Max - p.Y.Min)
+	p.X.Max += 0.03 * (p.X.Max - p.X.Min)
 	p.Add(plotterGrid())
 	return save(p, base, figWidth, figHeight)
 }
