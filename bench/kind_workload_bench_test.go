@@ -3,10 +3,15 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
+	"sort"
 	"testing"
 
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/highs"
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
+	fw "github.com/schedopt/schedopt/formulations/workload"
 )
 
 // Benchmarks of item 6 of issue 5: the exact front algorithms at seed-000 scale (p = 5,
@@ -25,29 +30,22 @@ type workloadBenchCase struct {
 
 func workloadBenchCases() []workloadBenchCase {
 	var cs []workloadBenchCase
+	exact := []string{WorkloadDP, WorkloadHEPOPTA, WorkloadMCKPSweep}
 	for _, n := range []int{268, 600, 900} { // granules of 64 rows; 268 = seed 000's w = 17152
 		n := n
-		algs := []string{WorkloadDP, WorkloadHEPOPTA, WorkloadMCKPSweep}
-		if n == 268 {
-			algs = append(algs, BackendHiGHS)
-		}
 		cs = append(cs, workloadBenchCase{fmt.Sprintf("dgemm/p=5/m=450/n=%d", n),
-			func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 450, 64, n*64) }, algs})
+			func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 450, 64, n*64) }, exact})
 	}
 	for _, n := range []int{935, 1800} { // granules of 16 rows; 935 = seed 000's w = 14960
 		n := n
-		algs := []string{WorkloadDP, WorkloadHEPOPTA, WorkloadMCKPSweep}
-		if n == 935 {
-			algs = append(algs, BackendHiGHS)
-		}
 		cs = append(cs, workloadBenchCase{fmt.Sprintf("fft/p=5/m=426/n=%d", n),
-			func() (*dw.Instance, error) { return dw.GenFFT(1, 5, n*16) }, algs})
+			func() (*dw.Instance, error) { return dw.GenFFT(1, 5, n*16) }, exact})
 	}
 	for _, c := range []struct {
 		p, m, n int
 		algs    []string
 	}{
-		{32, 1250, 2112, []string{WorkloadIdentical, WorkloadDP, WorkloadHEPOPTA, WorkloadAdaptAleph, BackendHiGHS}},
+		{32, 1250, 2112, []string{WorkloadIdentical, WorkloadDP, WorkloadHEPOPTA, WorkloadAdaptAleph}},
 		{256, 1250, 2500, []string{WorkloadIdentical, WorkloadAdaptAleph}},
 		{256, 485, 2500, []string{WorkloadIdentical, WorkloadAdaptAleph}},
 	} {
@@ -55,6 +53,15 @@ func workloadBenchCases() []workloadBenchCase {
 		cs = append(cs, workloadBenchCase{fmt.Sprintf("identical-dgemm/p=%d/m=%d/n=%d", c.p, c.m, c.n),
 			func() (*dw.Instance, error) { return dw.GenIdentical(1, "dgemm", c.p, c.m, c.n) }, c.algs})
 	}
+	// The whole ILP ε-sweep on HiGHS only on reduced instances (a sweep at seed-000
+	// scale takes minutes: see BenchmarkWorkloadEpsilonStep for the cost per step
+	// there), with the exact algorithms on the same instances for comparison.
+	cs = append(cs,
+		workloadBenchCase{"dgemm/p=5/m=100/n=100", func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 100, 64, 100*64) },
+			[]string{WorkloadDP, WorkloadHEPOPTA, BackendHiGHS}},
+		workloadBenchCase{"identical-dgemm/p=64/m=200/n=400", func() (*dw.Instance, error) { return dw.GenIdentical(1, "dgemm", 64, 200, 400) },
+			[]string{WorkloadIdentical, WorkloadDP, BackendHiGHS}},
+	)
 	return cs
 }
 
@@ -102,16 +109,66 @@ func BenchmarkWorkloadFront(b *testing.B) {
 	}
 }
 
-// BenchmarkWorkloadMinEnergy times one E*(τ) evaluation, the unit of the ε-sweep, with
-// the exact DP and with HiGHS on the per-processor or aggregated ILP.
-func BenchmarkWorkloadMinEnergy(b *testing.B) {
-	in, _ := dw.GenDGEMM(1, 5, 450, 64, 600*64)
-	ts := in.Tables()
-	b.Run("dgemm/p=5/n=600/mckp-dp", func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			if _, _, err := xw.MinEnergy(context.Background(), ts, 1e9); err != nil {
+// BenchmarkWorkloadEpsilonStep times one step of the ε-constraint, E*(τ) at the
+// median table time above T*, on the seed-000 and seed-003 scale instances: with
+// HiGHS on the ILP (per-processor, or aggregated for identical processors; zero gap)
+// and with the exact DP (MCKP, or min-plus doubling for identical processors).
+func BenchmarkWorkloadEpsilonStep(b *testing.B) {
+	cases := []struct {
+		name string
+		in   func() (*dw.Instance, error)
+	}{
+		{"dgemm/p=5/m=450/n=268", func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 450, 64, 268*64) }},
+		{"dgemm/p=5/m=450/n=900", func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 450, 64, 900*64) }},
+		{"fft/p=5/m=426/n=935", func() (*dw.Instance, error) { return dw.GenFFT(1, 5, 935*16) }},
+		{"identical-dgemm/p=256/m=1250/n=2500", func() (*dw.Instance, error) { return dw.GenIdentical(1, "dgemm", 256, 1250, 2500) }},
+	}
+	for _, c := range cases {
+		in, err := c.in()
+		if err != nil {
+			b.Fatal(err)
+		}
+		ts := in.Tables()
+		ctx := context.Background()
+		tstar, err := xw.MinMakespan(ctx, ts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		th := xw.Thetas(ts)
+		th = th[sort.SearchFloat64s(th, tstar):]
+		tau := th[len(th)/2]
+		p := NewWorkloadProblem(in, c.name)
+		oracle, oname := p.minEnergyOracle()
+		ref, ok, err := oracle(ctx, tau)
+		if err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+		want := ref.E
+		b.Run(c.name+"/"+oname, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, _, err := oracle(ctx, tau); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(c.name+"/highs", func(b *testing.B) {
+			f, err := fw.New(ts, 0, fw.Options{Aggregate: p.Aggregate})
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-	})
+			f.SetThreshold(tau)
+			f.SetObjective(fw.MinEnergy)
+			s := highs.New()
+			for i := 0; i < b.N; i++ {
+				raw, err := s.Solve(ctx, f.M, backends.Options{})
+				if err != nil || raw.Status != backends.Optimal {
+					b.Fatal(raw.Status, err)
+				}
+				if math.Abs(raw.Objective-want) > 1e-6*math.Max(1, want) {
+					b.Fatalf("HiGHS E*(%g) = %g, DP %g", tau, raw.Objective, want)
+				}
+				b.ReportMetric(float64(raw.Nodes), "nodes")
+			}
+		})
+	}
 }

@@ -65,7 +65,8 @@ func (a *aleph) index(x int) int {
 // processors using points of index ≤ F, corrected as in ref §2.11: the largest size
 // of a distribution is at least n/p, so L runs from the first index with p·X[L] ≥ n up
 // to F; r processors take X[L] and the rest n − r·X[L] is solved recursively on p − r
-// processors with indices ≤ L (the recursion level is incremented); a memo entry
+// processors with indices ≤ L (the recursion level is incremented; below the top level
+// r = 1 suffices, which keeps the work at O(n·p·|X|)); a memo entry
 // examined up to a larger index is reused (its optimum is a feasible, no worse value)
 // and one examined less far is resumed from its ending index with its best value
 // kept, not reset to the balanced one; infeasible remainders (a size missing from the
@@ -101,14 +102,24 @@ func (a *aleph) core(obj AlephObjective, n, p, F, level int) (float64, error) {
 	if m.end+1 > start && level > 1 {
 		start = m.end + 1
 	}
+	rmax := p
+	if level > 1 {
+		// Below the top level one processor per step suffices: the rest may take X[L]
+		// again (indices ≤ L), so r copies arise from r levels. The top level keeps the
+		// r loop because UPDATEPARETOSET sees its candidates.
+		rmax = 1
+	}
 	for L := start; L <= F && L < len(a.X); L++ {
-		for r := 1; r <= p; r++ {
+		for r := 1; r <= rmax; r++ {
 			nl := n - r*a.X[L]
 			if nl < 0 {
 				break
 			}
 			if r == p && nl != 0 {
 				break
+			}
+			if p-r == 0 && nl != 0 {
+				continue
 			}
 			rest, err := a.core(obj, nl, p-r, L, level+1)
 			if err != nil {
