@@ -149,7 +149,7 @@ done:
 // schedopt_lp_params sets every parameter the binding relies on, explicitly: the
 // installed library's defaults differ from its documentation (see the package doc).
 static int schedopt_lp_params(lprec* lp, schedopt_lp_ctl* c, double rel_gap, double abs_gap,
-		long timeout, int verbose) {
+		long timeout, int verbose, int alt_scaling) {
 	if (!set_epslevel(lp, EPS_TIGHT)) return 1;   // first: it resets other epsilons
 	set_infinite(lp, 1e30);
 	set_epsint(lp, 1e-7);
@@ -160,9 +160,16 @@ static int schedopt_lp_params(lprec* lp, schedopt_lp_ctl* c, double rel_gap, dou
 	set_break_at_value(lp, is_maxim(lp) ? 1e30 : -1e30);
 	set_bb_floorfirst(lp, BRANCH_CEILING);
 	set_bb_rule(lp, NODE_FIRSTSELECT);
+	// lp_solve's default relative limit: nodes deeper than 100 × (integer columns)
+	// are dropped silently (findnode_BB in lp_mipbb.c). A larger limit makes lp_solve
+	// loop on free integer columns, and 0 switches the node test off altogether, so
+	// the limit stays and Solve checks get_max_level afterwards (see depthLimit).
 	set_bb_depthlimit(lp, -50);
 	set_presolve(lp, PRESOLVE_NONE, get_presolveloops(lp));
-	set_scaling(lp, SCALE_GEOMETRIC + SCALE_EQUILIBRATE + SCALE_INTEGERS);
+	// The default scaling has produced false infeasibility claims; the confirming
+	// re-solve uses plain geometric scaling with dynamic updates instead.
+	set_scaling(lp, alt_scaling ? SCALE_GEOMETRIC + SCALE_DYNUPDATE
+	                            : SCALE_GEOMETRIC + SCALE_EQUILIBRATE + SCALE_INTEGERS);
 	set_improve(lp, IMPROVE_DUALFEAS | IMPROVE_THETAGAP);
 	set_simplextype(lp, SIMPLEX_DUAL_PRIMAL);
 	set_pivoting(lp, PRICER_DEVEX + PRICE_ADAPTIVE);
@@ -219,8 +226,12 @@ func build(ncol, nrow int, start, index []int32, value, rlo, rhi, clo, chi, cost
 	return &lp{p: p}, "", 0
 }
 
-func (l *lp) params(c *C.schedopt_lp_ctl, relGap, absGap float64, timeoutSec int64, verbose int) error {
-	if C.schedopt_lp_params(l.p, c, C.double(relGap), C.double(absGap), C.long(timeoutSec), C.int(verbose)) != 0 {
+func (l *lp) params(c *C.schedopt_lp_ctl, relGap, absGap float64, timeoutSec int64, verbose int, altScaling bool) error {
+	alt := C.int(0)
+	if altScaling {
+		alt = 1
+	}
+	if C.schedopt_lp_params(l.p, c, C.double(relGap), C.double(absGap), C.long(timeoutSec), C.int(verbose), alt) != 0 {
 		return fmt.Errorf("lpsolve: set_epslevel failed")
 	}
 	return nil
@@ -243,6 +254,9 @@ func (l *lp) objective() float64 { return float64(C.get_objective(l.p)) }
 func (l *lp) variables(x []float64) bool { return C.get_variables(l.p, dptr(x)) != 0 }
 
 func (l *lp) nodes() int64 { return int64(C.get_total_nodes(l.p)) }
+
+// maxLevel returns the deepest branch-and-bound level the last solve reached.
+func (l *lp) maxLevel() int { return int(C.get_max_level(l.p)) }
 
 func (l *lp) solutionCount() int { return int(C.get_solutioncount(l.p)) }
 

@@ -28,7 +28,7 @@
 // binding relies on is set explicitly: set_epslevel(EPS_TIGHT) first, infinity 1e30,
 // epsint 1e-7, absolute and relative MIP gaps from Options (0 for the zero value),
 // timeout, break-at-first off, break-at-value off, ceiling branch first,
-// NODE_FIRSTSELECT, depth limit −50, no presolve, scaling GEOMETRIC+EQUILIBRATE+
+// NODE_FIRSTSELECT, depth limit −50 (checked after the run: see below), no presolve, scaling GEOMETRIC+EQUILIBRATE+
 // INTEGERS, improve DUALFEAS+THETAGAP, simplex DUAL_PRIMAL, pricing DEVEX+ADAPTIVE,
 // verbosity NEUTRAL (NORMAL when Options.Log is set; the log goes through put_logfunc
 // and a runtime/cgo.Handle to the writer).
@@ -79,3 +79,11 @@
 // it turns an infeasibility claim into NumericalError. Partial starts are ignored; the
 // Message says so.
 package lpsolve
+
+//
+// # Depth limit
+//
+// lp_solve drops branch-and-bound nodes deeper than 100 × (integer columns) without
+// a trace. A search that reached that depth may have missed the optimum, so after
+// such a run an optimal or infeasible claim is downgraded to Other (a solution, if
+// any, is kept as feasible without proof).

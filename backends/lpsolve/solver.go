@@ -97,7 +97,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		// Whole seconds, rounded up: the watcher below enforces the exact deadline.
 		timeout = int64(math.Ceil(opts.TimeLimit.Seconds()))
 	}
-	if err := l.params(ctl, opts.RelGap, opts.AbsGap, timeout, verbose); err != nil {
+	if err := l.params(ctl, opts.RelGap, opts.AbsGap, timeout, verbose, false); err != nil {
 		return backends.Result{}, err
 	}
 
@@ -121,6 +121,30 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		}
 	}()
 	code := l.solve()
+	var notes []string
+	if code == codeInfeasible && ctlReason(ctl) == 0 {
+		// lp_solve's default scaling has produced false infeasibility claims on
+		// feasible models (seen on dlt-single with m = 1). An infeasibility is only
+		// reported when a re-solve with different scaling confirms it.
+		// The re-solve uses a fresh lprec: re-solving one after branch and bound is
+		// not reliable in lp_solve 5.5.
+		l2, err := load(m)
+		if err != nil {
+			close(done)
+			wg.Wait()
+			return backends.Result{}, err
+		}
+		defer l2.delete()
+		if err := l2.params(ctl, opts.RelGap, opts.AbsGap, timeout, verbose, true); err != nil {
+			close(done)
+			wg.Wait()
+			return backends.Result{}, err
+		}
+		if second := l2.solve(); second != codeInfeasible {
+			notes = append(notes, fmt.Sprintf("first run claimed infeasibility; the re-solve with geometric scaling ended with %q", l2.statusText(second)))
+			code, l = second, l2
+		}
+	}
 	close(done)
 	wg.Wait()
 	reason := ctlReason(ctl)
@@ -137,7 +161,6 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		Solver:    name,
 		Message:   l.statusText(code),
 	}
-	var notes []string
 	if code == codeOptimal || code == codeSubOptimal && (!mip || l.solutionCount() > 0) {
 		res.Values = make([]float64, m.NumVars())
 		if !l.variables(res.Values) {
@@ -161,6 +184,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	}
 	if mip {
 		res.Nodes = l.nodes()
+		if l.maxLevel() >= depthLimit(m) && (res.Status == backends.Optimal || res.Status == backends.Infeasible) {
+			notes = append(notes, fmt.Sprintf("no proof: branch and bound reached lp_solve's depth limit %d", depthLimit(m)))
+			res.Status = backends.Other
+			res.Bound, res.Gap = math.NaN(), math.NaN()
+		}
 	}
 	if start := m.Start(); start != nil {
 		notes = append(notes, useStart(m, start, &res)...)
@@ -253,3 +281,7 @@ func mapStatus(code, reason int) backends.Status {
 	}
 	return backends.Other
 }
+
+// depthLimit returns the branch-and-bound depth beyond which lp_solve, with the
+// relative limit −50 set in schedopt_lp_params, drops nodes: 2·50·(integer columns).
+func depthLimit(m *model.Model) int { return 100 * m.NumIntegers() }
