@@ -20,5 +20,6 @@ func Generators() []Generator {
 	gs = append(gs, dltMultiGenerators()...)
 	gs = append(gs, stencilGenerators()...)
 	gs = append(gs, workloadGenerators()...)
+	gs = append(gs, partitionGenerators()...)
 	return gs
 }
