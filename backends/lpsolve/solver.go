@@ -179,7 +179,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		// the bound; with gaps, lp_solve prunes nodes within max(abs, rel·(1+|z|)) of
 		// the incumbent z (its own relative-difference formula), which bounds how far
 		// the true optimum can be.
-		slack := math.Max(opts.AbsGap, opts.RelGap*(1+math.Abs(res.Objective-m.ObjectiveConstant())))
+		// An LP optimum involves no pruning: its objective is the bound.
+		slack := 0.0
+		if mip {
+			slack = math.Max(opts.AbsGap, opts.RelGap*(1+math.Abs(res.Objective-m.ObjectiveConstant())))
+		}
 		res.Bound = res.Objective - float64(m.Sense())*slack
 	}
 	if mip {
