@@ -161,7 +161,7 @@ type hepopta struct {
 	steps int
 }
 
-// energyAt is READFUNC for energies: 0 for size 0, ok false for a size not in the
+// point is READFUNC for times and energies: 0 for size 0, ok false for a size not in the
 // table (the paper's −1 sentinel, which must not pass an "≤ ε" test).
 func (h *hepopta) point(c, x int) (t, e float64, ok bool) {
 	if x == 0 {

@@ -121,7 +121,7 @@ func convolve(ctx context.Context, a, b *power, N int) (*power, error) {
 			act := a.a[s] + b.a[w-s]
 			if best == inf || lexLess(e, act, best, bestA) {
 				best, bestA, bestS = e, act, int32(s)
-				thr = best + EnergyTolAbs(best)
+				thr = best + energyTolAbs(best)
 			}
 		}
 		c.e[w], c.a[w], c.split[w] = best, bestA, bestS
@@ -129,8 +129,8 @@ func convolve(ctx context.Context, a, b *power, N int) (*power, error) {
 	return c, nil
 }
 
-// EnergyTolAbs is the absolute energy tolerance at value v.
-func EnergyTolAbs(v float64) float64 { return dw.EnergyTol * math.Max(1, math.Abs(v)) }
+// energyTolAbs is the absolute energy tolerance at value v.
+func energyTolAbs(v float64) float64 { return dw.EnergyTol * math.Max(1, math.Abs(v)) }
 
 // IdenticalSweep computes the front for identical processors with Sweep over
 // IdenticalMinEnergy; its points carry the fewest-active representatives already.
