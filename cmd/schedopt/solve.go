@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -103,10 +104,13 @@ status, infeasible included.`,
 			if err != nil {
 				return err
 			}
-			if !f.json {
+			if e.stderrTTY {
 				fmt.Fprintf(e.stderr, "solving %s (%s) with %s...\n", p.Name(), p.Kind(), f.backend)
 			}
 			res, err := bench.Run(cmd.Context(), p, bench.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
+			if errors.Is(err, bench.ErrNoExact) {
+				return usagef("--backend exact: %s has no exact algorithm (kind %s); use highs or lpsolve", args[0], p.Kind())
+			}
 			if err != nil {
 				if f.json {
 					res := &bench.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: bench.StatusError, Message: err.Error()}
