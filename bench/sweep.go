@@ -98,6 +98,12 @@ func (s Shard) Owns(key string) bool {
 	return int(h.Sum64()%uint64(s.Count)) == s.Index-1
 }
 
+func keyHash(key string) uint64 {
+	h := fnv.New64()
+	io.WriteString(h, key)
+	return h.Sum64()
+}
+
 // String formats the shard as "i/N".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
@@ -164,6 +170,9 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 		}
 		todo = append(todo, j)
 	}
+	// Interleave the jobs in a fixed pseudo-random order, so that slow and fast
+	// backends mix and the progress ETA means something.
+	sort.SliceStable(todo, func(a, b int) bool { return keyHash(todo[a].Key) < keyHash(todo[b].Key) })
 	// Resolve every solver before starting, so an unknown backend fails first.
 	solvers := map[string]backends.Solver{}
 	for _, j := range todo {
