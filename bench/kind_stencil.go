@@ -362,9 +362,15 @@ func (p *StencilProblem) mapping(name string) ([]int, error) {
 	return nil, fmt.Errorf("unknown heuristic %q", name)
 }
 
+// maxSubsetProcessors is the largest processor count for which BestHeuristic also runs
+// the heuristics on every subset of the processors (the optimum often leaves some idle,
+// which the load-balancing heuristics never do).
+const maxSubsetProcessors = 6
+
 // BestHeuristic returns the evaluated mapping of least energy among the greedy
-// heuristics and the tabu search from it, preferring mappings that meet the deadline.
-// ok is false when none does.
+// heuristics, run on all processors and (for up to six) on every subset of them, and
+// the tabu search from the best, preferring mappings that meet the deadline. ok is
+// false when none does.
 func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 	var best *dst.Solution
 	bestOK := false
@@ -381,20 +387,161 @@ func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool
 			best, bestOK = sol, check.OK
 		}
 	}
-	for _, name := range p.Heuristics() {
-		if name == "TM" {
-			continue
+	m := len(p.Inst.Processors)
+	full := 1<<m - 1
+	for set := full; set > 0; set-- {
+		if set != full && m > maxSubsetProcessors {
+			break
 		}
-		if a, err := p.mapping(name); err == nil {
+		sub, procs := subInstance(p.Inst, set)
+		sp := &StencilProblem{name: p.name, Inst: sub}
+		for _, name := range sp.Heuristics() {
+			if name == "TM" {
+				continue
+			}
+			a, err := sp.mapping(name)
+			if err != nil {
+				continue
+			}
+			for u := range a {
+				a[u] = procs[a[u]]
+			}
 			consider(a)
 		}
+		// Deadline packing: the last processor of the subset takes as much as the
+		// deadline allows, the others grow compact regions for the rest, or a little
+		// more (a rounder region may cut less).
+		for extra := 0; extra <= len(p.Inst.Tasks)/10; extra++ {
+			quota, ok := packingQuotas(sub, extra)
+			if !ok {
+				break
+			}
+			var cands [][]int
+			for _, o := range []hst.Order{hst.IJK, hst.JIK, hst.KIJ} {
+				if order, err := hst.TaskOrder(sub, o, 0); err == nil {
+					cands = append(cands, hst.RegionGrowing(sub, quota, order))
+				}
+			}
+			if extra == 0 {
+				for _, f := range []float64{1, 0.9, 0.5} {
+					cands = append(cands, hst.NeighboursAccumulationQuotas(sub, f, quota))
+				}
+			}
+			for _, a := range cands {
+				for u := range a {
+					a[u] = procs[a[u]]
+				}
+				consider(a)
+			}
+		}
 	}
+	p.boxStarts(consider)
 	if best != nil {
 		if a, err := hst.TaskMovement(ctx, p.Inst, best.Assignment, hst.TabuOptions{}); err == nil {
 			consider(a)
 		}
 	}
 	return best, best != nil && bestOK
+}
+
+// boxStarts offers, for block grids, every axis-aligned box of blocks on one processor
+// with the rest on another, for every ordered pair of processors: the optima of
+// Tables 6.4/6.5 are such boxes or close to them (halvings, rings of blocks).
+func (p *StencilProblem) boxStarts(consider func([]int)) {
+	g := p.Inst.Grid
+	m := len(p.Inst.Processors)
+	if g == nil || m < 2 || len(p.Inst.Tasks) > 4096 {
+		return
+	}
+	a := make([]int, len(p.Inst.Tasks))
+	for i0 := 0; i0 < g.NX; i0++ {
+		for i1 := i0 + 1; i1 <= g.NX; i1++ {
+			for j0 := 0; j0 < g.NY; j0++ {
+				for j1 := j0 + 1; j1 <= g.NY; j1++ {
+					for k0 := 0; k0 < g.NZ; k0++ {
+						for k1 := k0 + 1; k1 <= g.NZ; k1++ {
+							for q := 0; q < m; q++ {
+								for r := 0; r < m; r++ {
+									if q == r {
+										continue
+									}
+									for k := 0; k < g.NZ; k++ {
+										for j := 0; j < g.NY; j++ {
+											for i := 0; i < g.NX; i++ {
+												in := i >= i0 && i < i1 && j >= j0 && j < j1 && k >= k0 && k < k1
+												u := i + j*g.NX + k*g.NX*g.NY
+												a[u] = r
+												if in {
+													a[u] = q
+												}
+											}
+										}
+									}
+									consider(append([]int(nil), a...))
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// packingQuotas gives the last processor its capacity within the deadline and splits
+// the remaining cells, plus extra average tasks, among the others in proportion to
+// their speeds. ok is false for a single processor or when nothing remains.
+func packingQuotas(in *dst.Instance, extra int) ([]float64, bool) {
+	m := len(in.Processors)
+	if m < 2 {
+		return nil, false
+	}
+	last := in.Processors[m-1]
+	capLast := math.Min(last.MemoryCells, in.Deadline*(1+dst.TimeTol)/last.TimePerCell)
+	rest := in.TotalCells() - capLast
+	if rest <= 0 {
+		return nil, false
+	}
+	rest += float64(extra) * in.TotalCells() / float64(len(in.Tasks))
+	if rest >= in.TotalCells() {
+		return nil, false
+	}
+	speed := 0.0
+	for _, pr := range in.Processors[:m-1] {
+		speed += 1 / pr.TimePerCell
+	}
+	q := make([]float64, m)
+	for i, pr := range in.Processors[:m-1] {
+		q[i] = rest * (1 / pr.TimePerCell) / speed
+	}
+	q[m-1] = in.TotalCells()
+	return q, true
+}
+
+// subInstance restricts an instance to the processors in the bit set, returning it
+// with the original index of each remaining processor. Validation is not repeated: a
+// subset may miss the deadline, which only makes its heuristics' mappings infeasible.
+func subInstance(in *dst.Instance, set int) (*dst.Instance, []int) {
+	var procs []int
+	for q := range in.Processors {
+		if set>>q&1 == 1 {
+			procs = append(procs, q)
+		}
+	}
+	out := *in
+	out.Processors = make([]dst.Processor, len(procs))
+	out.LinkTime = make([][]float64, len(procs))
+	out.LinkEnergy = make([][]float64, len(procs))
+	for i, q := range procs {
+		out.Processors[i] = in.Processors[q]
+		out.LinkTime[i] = make([]float64, len(procs))
+		out.LinkEnergy[i] = make([]float64, len(procs))
+		for j, r := range procs {
+			out.LinkTime[i][j] = in.LinkTime[q][r]
+			out.LinkEnergy[i][j] = in.LinkEnergy[q][r]
+		}
+	}
+	return &out, procs
 }
 
 // RunHeuristic runs one heuristic and evaluates its mapping with an optimal colouring.

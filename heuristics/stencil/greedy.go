@@ -129,7 +129,11 @@ type filler struct {
 }
 
 func newFiller(in *dom.Instance) *filler {
-	f := &filler{in: in, assign: make([]int, len(in.Tasks)), left: len(in.Tasks), quota: Quotas(in)}
+	return newFillerQuotas(in, Quotas(in))
+}
+
+func newFillerQuotas(in *dom.Instance, quota []float64) *filler {
+	f := &filler{in: in, assign: make([]int, len(in.Tasks)), left: len(in.Tasks), quota: quota}
 	for u := range f.assign {
 		f.assign[u] = -1
 	}
@@ -257,6 +261,14 @@ func minDegree(in *dom.Instance, published, countArcs bool) []int {
 // minimising deg − N, the neighbours it would leave elsewhere. Ties go to the first
 // task. f is rounded to float32 as in the thesis's code.
 func NeighboursAccumulation(in *dom.Instance, f float64) []int {
+	return NeighboursAccumulationQuotas(in, f, Quotas(in))
+}
+
+// NeighboursAccumulationQuotas is NeighboursAccumulation with given quotas (cells per
+// processor, filled in instance order) instead of the speed shares. With a quota that
+// leaves the last processor the rest, it grows compact regions on the others: the
+// shapes of the ILP optima of Tables 6.4/6.5, useful as MIP starts.
+func NeighboursAccumulationQuotas(in *dom.Instance, f float64, quota []float64) []int {
 	nbrs, _ := adjacency(in)
 	n := len(in.Tasks)
 	deg := make([]int, n)
@@ -265,7 +277,7 @@ func NeighboursAccumulation(in *dom.Instance, f float64) []int {
 	}
 	N := make([]int, n)
 	ff := float64(float32(f))
-	fl := newFiller(in)
+	fl := newFillerQuotas(in, quota)
 	start := func(int) {
 		for u := range N {
 			N[u] = 0
@@ -291,6 +303,50 @@ func NeighboursAccumulation(in *dom.Instance, f float64) []int {
 		for u, bestX := 0, math.MaxInt; u < n; u++ {
 			if fl.assign[u] < 0 && deg[u]-N[u] < bestX {
 				best, bestX = u, deg[u]-N[u]
+			}
+		}
+		return best
+	}
+	placed := func(u, _ int) {
+		for _, v := range nbrs[u] {
+			if fl.assign[v] < 0 {
+				N[v]++
+			}
+		}
+	}
+	return fl.run(start, next, placed)
+}
+
+// RegionGrowing is a start heuristic of ours (not in the thesis): each processor in
+// turn grows one region from the unmapped task of fewest neighbours, adding the task
+// that increases the region's cut the least (distinct neighbours outside minus those
+// inside), ties to the task that comes first in order (nil: id order); the quotas are
+// filled as in the other heuristics. With packing quotas and the grid orders it finds
+// compact boundary regions like those of the ILP optima.
+func RegionGrowing(in *dom.Instance, quota []float64, order []int) []int {
+	nbrs, _ := adjacency(in)
+	n := len(in.Tasks)
+	if order == nil {
+		order = make([]int, n)
+		for u := range order {
+			order[u] = u
+		}
+	}
+	N := make([]int, n)
+	fl := newFillerQuotas(in, quota)
+	start := func(int) {
+		for u := range N {
+			N[u] = 0
+		}
+	}
+	next := func(int, float64) int {
+		best, bestX := -1, math.MaxInt
+		for _, u := range order {
+			if fl.assign[u] >= 0 {
+				continue
+			}
+			if x := len(nbrs[u]) - 2*N[u]; x < bestX {
+				best, bestX = u, x
 			}
 		}
 		return best
