@@ -8,7 +8,6 @@ import (
 	"runtime/cgo"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
@@ -30,8 +29,8 @@ func Version() string { return version() }
 
 // Reasons recorded in the control block when the watcher stops a run.
 const (
-	stopContext  = 1 // ctx was cancelled or its deadline passed
-	stopDeadline = 2 // Options.TimeLimit elapsed
+	stopContext  = backends.StopContext
+	stopDeadline = backends.StopDeadline
 )
 
 // Solve solves m with HiGHS. See the package documentation for the rules it follows.
@@ -107,25 +106,8 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 
 	// The watcher turns context cancellation and the wall-clock deadline into a
 	// user interrupt. HiGHS's own time_limit is also set, but it is not a hard stop.
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var deadline <-chan time.Time
-	if opts.TimeLimit > 0 {
-		t := time.NewTimer(opts.TimeLimit - time.Since(begin))
-		defer t.Stop()
-		deadline = t.C
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case <-ctx.Done():
-			stopCtl(ctl, stopContext)
-		case <-deadline:
-			stopCtl(ctl, stopDeadline)
-		case <-done:
-		}
-	}()
+	endWatch := backends.Watch(ctx, begin, opts.TimeLimit, func(reason int) { stopCtl(ctl, reason) })
+	defer endWatch()
 	st := in.run()
 	if ms := in.modelStatus(); st == statusError && ctlReason(ctl) == 0 &&
 		(ms == modelPresolveError || ms == modelSolveError || ms == modelPostsolveError) {
@@ -141,8 +123,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		}
 		st = in.run()
 	}
-	close(done)
-	wg.Wait()
+	endWatch()
 
 	ms := in.modelStatus()
 	res := backends.Result{

@@ -6,7 +6,6 @@ import (
 	"math"
 	"runtime/cgo"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
@@ -36,8 +35,8 @@ const (
 
 // Reasons recorded in the control block when the watcher stops a run.
 const (
-	stopContext  = 1 // ctx was cancelled or its deadline passed
-	stopDeadline = 2 // Options.TimeLimit elapsed
+	stopContext  = backends.StopContext
+	stopDeadline = backends.StopDeadline
 )
 
 // Solver is the lp_solve backend. The zero value is ready to use; it holds no state,
@@ -101,25 +100,8 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		return backends.Result{}, err
 	}
 
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var deadline <-chan time.Time
-	if opts.TimeLimit > 0 {
-		t := time.NewTimer(opts.TimeLimit - time.Since(begin))
-		defer t.Stop()
-		deadline = t.C
-	}
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case <-ctx.Done():
-			stopCtl(ctl, stopContext)
-		case <-deadline:
-			stopCtl(ctl, stopDeadline)
-		case <-done:
-		}
-	}()
+	endWatch := backends.Watch(ctx, begin, opts.TimeLimit, func(reason int) { stopCtl(ctl, reason) })
+	defer endWatch()
 	code := l.solve()
 	var notes []string
 	if code == codeInfeasible && ctlReason(ctl) == 0 {
@@ -130,14 +112,10 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		// not reliable in lp_solve 5.5.
 		l2, err := load(m)
 		if err != nil {
-			close(done)
-			wg.Wait()
 			return backends.Result{}, err
 		}
 		defer l2.delete()
 		if err := l2.params(ctl, opts.RelGap, opts.AbsGap, timeout, verbose, true); err != nil {
-			close(done)
-			wg.Wait()
 			return backends.Result{}, err
 		}
 		if second := l2.solve(); second != codeInfeasible {
@@ -145,8 +123,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 			code, l = second, l2
 		}
 	}
-	close(done)
-	wg.Wait()
+	endWatch()
 	reason := ctlReason(ctl)
 
 	if code == codeNoMemory {
