@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -266,6 +267,28 @@ type claim struct {
 	hasBound bool
 	gap      float64 // requested relative gap (0 for exact algorithms)
 	oracle   bool
+	front    []frontPoint // the Pareto front of a front-valued solution (workload pareto)
+}
+
+// frontPoint is one point of a front-valued solution.
+type frontPoint struct{ T, E float64 }
+
+// frontOf extracts solution.front, if the solution has one.
+func frontOf(sol any) []frontPoint {
+	if sol == nil {
+		return nil
+	}
+	b, err := json.Marshal(sol)
+	if err != nil {
+		return nil
+	}
+	var v struct {
+		Front []frontPoint `json:"front"`
+	}
+	if json.Unmarshal(b, &v) != nil {
+		return nil
+	}
+	return v.Front
 }
 
 func claimOf(r *Record, label string) (claim, bool) {
@@ -293,7 +316,28 @@ func claimOf(r *Record, label string) (claim, bool) {
 	if r.RelGap != nil {
 		c.gap = *r.RelGap
 	}
+	if r.Status == StatusOptimal {
+		c.front = frontOf(r.Result.Solution)
+	}
 	return c, true
+}
+
+// frontConflict compares two proven fronts point by point.
+func frontConflict(a, b claim) string {
+	if len(a.front) != len(b.front) {
+		return fmt.Sprintf("proven fronts differ: %d points against %d", len(a.front), len(b.front))
+	}
+	for k := range a.front {
+		p, q := a.front[k], b.front[k]
+		for _, x := range [][2]float64{{p.T, q.T}, {p.E, q.E}} {
+			scale := math.Max(1, math.Max(math.Abs(x[0]), math.Abs(x[1])))
+			if math.Abs(x[0]-x[1]) > (a.gap+b.gap+agreeRelTol)*scale {
+				return fmt.Sprintf("proven fronts differ at point %d: (T %s, E %s) against (T %s, E %s)",
+					k+1, fmtNum(p.T), fmtNum(p.E), fmtNum(q.T), fmtNum(q.E))
+			}
+		}
+	}
+	return ""
 }
 
 func (c claim) value() string {
@@ -326,6 +370,11 @@ func conflict(a, b claim) string {
 			return "one says unbounded, the other proved a finite optimum"
 		}
 		return ""
+	}
+	if a.front != nil && b.front != nil {
+		if why := frontConflict(a, b); why != "" {
+			return why
+		}
 	}
 	if !a.hasObj || !b.hasObj {
 		return ""

@@ -210,3 +210,28 @@ func TestHeuristicWithoutScheduleIsNoDisagreement(t *testing.T) {
 		}
 	}
 }
+
+func TestReportComparesProvenFrontsPointByPoint(t *testing.T) {
+	front := func(pts ...float64) any {
+		var f []map[string]any
+		for i := 0; i+1 < len(pts); i += 2 {
+			f = append(f, map[string]any{"T": pts[i], "E": pts[i+1], "sizes": []int{1}})
+		}
+		return map[string]any{"front": f}
+	}
+	a := rec("w", "highs", f64(1e-6), bench.StatusOptimal, f64(2), 0)
+	a.Result.Solution = front(2, 5, 3, 4, 6, 2)
+	b := rec("w", "exact", nil, bench.StatusOptimal, f64(2), 0)
+	b.Result.Solution = front(2, 5, 3, 4, 6, 2)
+	c := rec("w", "lpsolve", f64(1e-6), bench.StatusOptimal, f64(2), 0)
+	c.Result.Solution = front(2, 5, 3, 4.5, 6, 2) // a dominated point: wrong
+	rep := bench.BuildReport([]*bench.Record{a, b, c})
+	if len(rep.Disagreements) != 2 {
+		t.Fatalf("disagreements = %+v, want lpsolve against exact and highs", rep.Disagreements)
+	}
+	for _, d := range rep.Disagreements {
+		if d.B != "lpsolve" || !strings.Contains(d.Reason, "point 2") || !strings.Contains(d.Reason, "E 4.5") {
+			t.Errorf("disagreement %+v does not name lpsolve's second point", d)
+		}
+	}
+}

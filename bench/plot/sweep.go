@@ -16,7 +16,7 @@ import (
 )
 
 // minSeconds is the smallest run time drawn on log axes (faster runs are drawn at it).
-const minSeconds = 1e-5
+const minSeconds = 1e-6
 
 // SweepPlots draws the figures of a sweep into dir: runtime_vs_m (when the records
 // span more than one m) and quality_vs_runtime (when some method has a ratio to the
