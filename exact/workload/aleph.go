@@ -204,13 +204,7 @@ func AdaptAleph(ctx context.Context, ts *dw.Tables, T int) (*AlephResult, error)
 	p, N := ts.P(), ts.N
 	res := &AlephResult{}
 	// Load-balanced distribution (seed 003 [L241, L253]).
-	bal := make([]int, p)
-	for i := range bal {
-		bal[i] = N / p
-		if i < N%p {
-			bal[i]++
-		}
-	}
+	bal := dw.Balanced(N, p)
 	if pt, ok := pointOf(ts, bal); ok {
 		res.Balanced, res.BalancedOK = pt, true
 	}
