@@ -473,3 +473,49 @@ func TestWorkloadFewestActive(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkloadTimeLimit: a front whose loop runs out of time is never reported optimal.
+func TestWorkloadTimeLimit(t *testing.T) {
+	p, err := LoadFile("../instances/workload-small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := workloadReq(BackendHiGHS)
+	req.Options.TimeLimit = 1 // 1 ns: spent before the first solve
+	res, err := p.Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusTimeLimit || res.Solution != nil {
+		t.Errorf("status %s with solution %v, want time_limit and none", res.Status, res.Solution)
+	}
+}
+
+// TestWorkloadTwoBinaries is the smallest case of the cross-check: two processors with
+// one point each and n = 1, so the optimal makespan is the faster point, 0.55. lp_solve
+// 5.5.2.5 with ceiling-first branching (the lpsolve backend's setting) returns 0.92
+// and claims optimality; floor-first gives 0.55 (see docs/reproduction/workload.md).
+func TestWorkloadTwoBinaries(t *testing.T) {
+	in := &dw.Instance{Kind: "workload", N: 1, Objective: dw.ObjMinTime, Processors: []dw.Processor{
+		{Points: []dw.Point{{Size: 1, Time: 0.92, Energy: 0.92}}},
+		{Points: []dw.Point{{Size: 1, Time: 0.55, Energy: 2.64}}},
+	}}
+	if err := in.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, backend := range []string{BackendExact, BackendHiGHS, BackendLPSolve} {
+		t.Run(backend, func(t *testing.T) {
+			res := solveWorkload(t, in, backend, "", false)
+			if res.Status == StatusOptimal && (res.Objective == nil || *res.Objective != 0.55) {
+				t.Errorf("%s claims the optimum is %v; it is 0.55 (sizes [0 1])", backend, workloadFmtPtr(res.Objective))
+			}
+		})
+	}
+}
+
+func workloadFmtPtr(v *float64) string {
+	if v == nil {
+		return "null"
+	}
+	return fmt.Sprint(*v)
+}

@@ -74,10 +74,7 @@ func New(ts *dw.Tables, static float64, opts Options) (*Formulation, error) {
 	} else {
 		f.buildPerProcessor()
 	}
-	f.energyRow = f.M.AddRange(f.energy, 0, f.energyMax, "energy_bound")
-	var tot model.Expr
-	tot.AddExpr(f.energy, 1).Add(f.T, static)
-	f.totalRow = f.M.AddRange(tot, 0, static*f.tMax+f.energyMax, "total_bound")
+	f.energyRow, f.totalRow = -1, -1 // added by the first stage that bounds them
 	f.SetObjective(MinTime)
 	if err := f.M.Validate(); err != nil {
 		return nil, fmt.Errorf("workload: build: %w", err)
@@ -198,13 +195,29 @@ func (f *Formulation) SetThreshold(tau float64) {
 	f.M.SetBounds(f.T, 0, math.Min(f.tMax, math.Max(tau, 0)))
 }
 
-// BoundEnergy sets E_D ≤ hi (+Inf removes the bound).
+// BoundEnergy sets E_D ≤ hi (+Inf relaxes the bound to the trivial E_D ≤ Σ_i max_j e_ij).
+// The row is added on first use, so a single-stage model has none.
 func (f *Formulation) BoundEnergy(hi float64) {
+	if f.energyRow < 0 {
+		if math.IsInf(hi, 1) {
+			return
+		}
+		f.energyRow = f.M.AddRange(f.energy, 0, f.energyMax, "energy_bound")
+	}
 	f.M.SetRowBounds(f.energyRow, 0, math.Min(hi, f.energyMax))
 }
 
-// BoundTotal sets P_S·T + E_D ≤ hi (+Inf removes the bound).
+// BoundTotal sets P_S·T + E_D ≤ hi (+Inf relaxes it to its trivial bound). The row is
+// added on first use.
 func (f *Formulation) BoundTotal(hi float64) {
+	if f.totalRow < 0 {
+		if math.IsInf(hi, 1) {
+			return
+		}
+		var tot model.Expr
+		tot.AddExpr(f.energy, 1).Add(f.T, f.static)
+		f.totalRow = f.M.AddRange(tot, 0, f.static*f.tMax+f.energyMax, "total_bound")
+	}
 	f.M.SetRowBounds(f.totalRow, 0, math.Min(hi, f.static*f.tMax+f.energyMax))
 }
 
