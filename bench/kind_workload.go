@@ -676,3 +676,81 @@ func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		return in, nil
 	}
 }
+
+// ---- heuristics ----
+
+// Workload heuristics: the load-balanced distribution of seed 003 (⌊n/p⌋ granules each,
+// one more on the first n mod p processors; it exists only when those sizes are table
+// points) and ADAPTALEPH over the partial model of the instance's neighbourhood
+// (default 50 points each side), whose front is only locally Pareto-optimal.
+const (
+	WorkloadHeurBalanced   = "load-balanced"
+	WorkloadHeurAdaptAleph = "adaptaleph"
+)
+
+// workloadHeurNeighbourhood is ADAPTALEPH's T when the instance gives none.
+const workloadHeurNeighbourhood = 50
+
+// Heuristics lists the workload heuristics.
+func (p *WorkloadProblem) Heuristics() []string {
+	return []string{WorkloadHeurBalanced, WorkloadHeurAdaptAleph}
+}
+
+// RunHeuristic runs one heuristic; its result is never "optimal".
+func (p *WorkloadProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
+	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Solver: name}
+	t0 := time.Now()
+	var cands xw.Front
+	switch name {
+	case WorkloadHeurBalanced:
+		x := dw.Balanced(p.ts.N, p.ts.P())
+		for i := range x {
+			x[i] *= p.ts.Granule
+		}
+		if ev, err := p.Inst.Evaluate(x); err == nil {
+			cands = xw.Front{{T: ev.T, E: ev.Dynamic, Active: ev.Active, Sizes: x}}
+		}
+	case WorkloadHeurAdaptAleph:
+		k := p.Inst.Neighbourhood
+		if k == 0 {
+			k = workloadHeurNeighbourhood
+		}
+		r, err := xw.AdaptAleph(ctx, p.ts, k)
+		if err != nil && !errors.Is(err, xw.ErrInfeasible) && !errors.Is(err, xw.ErrNoBalanced) {
+			return nil, fmt.Errorf("%s: %s: %w", p.name, name, err)
+		}
+		if err == nil {
+			cands = r.Front
+		}
+	default:
+		return nil, fmt.Errorf("%s: unknown heuristic %q", p.name, name)
+	}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	if len(cands) == 0 {
+		res.Status = StatusInfeasible // the heuristic found no distribution, not a proof
+		res.Message = name + " found no distribution"
+		return res, nil
+	}
+	if dw.IsFront(p.Inst.Objective) {
+		sol, check := p.frontOf(cands)
+		p.fillFront(res, sol, check, false)
+		return res, nil
+	}
+	best := cands[0]
+	for _, q := range cands[1:] {
+		a, _ := p.Inst.Evaluate(q.Sizes)
+		b, _ := p.Inst.Evaluate(best.Sizes)
+		if p.Inst.ObjectiveOf(a) < p.Inst.ObjectiveOf(b) {
+			best = q
+		}
+	}
+	sol, ev, err := p.Inst.SolutionOf(best.Sizes)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", p.name, name, err)
+	}
+	res.Status = StatusFeasible
+	res.Objective = ptr(p.Inst.ObjectiveOf(ev))
+	res.Solution = sol
+	res.Check.Evaluator = &EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}
+	return res, nil
+}

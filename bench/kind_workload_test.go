@@ -519,3 +519,45 @@ func workloadFmtPtr(v *float64) string {
 	}
 	return fmt.Sprint(*v)
 }
+
+func TestWorkloadHeuristics(t *testing.T) {
+	in, err := dw.GenIdentical(2, "dgemm", 8, 60, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, obj := range []string{dw.ObjPareto, dw.ObjMinTime, dw.ObjMinEnergy} {
+		cp := *in
+		cp.Objective = obj
+		p := NewWorkloadProblem(&cp, "h")
+		exact, err := p.Solve(context.Background(), workloadReq(BackendExact))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range p.Heuristics() {
+			t.Run(obj+" "+h+" is feasible and never beats the optimum", func(t *testing.T) {
+				res, err := p.RunHeuristic(context.Background(), h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res.Status != StatusFeasible || !res.Check.Evaluator.OK {
+					t.Fatalf("status %s, %+v", res.Status, res.Check.Evaluator)
+				}
+				if obj == dw.ObjPareto {
+					for _, q := range res.Solution.(dw.Front).Front {
+						ok := false
+						for _, g := range exact.Solution.(dw.Front).Front {
+							ok = ok || (g.T <= q.T && g.E <= q.E+1e-9)
+						}
+						if !ok {
+							t.Errorf("point (%g, %g) beats the exact front", q.T, q.E)
+						}
+					}
+					return
+				}
+				if *res.Objective < *exact.Objective-1e-9 {
+					t.Errorf("heuristic %g beats the optimum %g", *res.Objective, *exact.Objective)
+				}
+			})
+		}
+	}
+}

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -176,6 +177,10 @@ func (a *aleph) unfold(obj AlephObjective, n, p, L, r int) []int {
 	return out
 }
 
+// ErrNoBalanced is returned by AdaptAleph when it must fall back to the load-balanced
+// distribution and that distribution uses sizes missing from the tables.
+var ErrNoBalanced = errors.New("workload: the load-balanced distribution uses sizes missing from the tables")
+
 // AlephResult is ADAPTALEPH's output.
 type AlephResult struct {
 	Front      Front // the locally Pareto-optimal set, sorted by T
@@ -243,7 +248,7 @@ func AdaptAleph(ctx context.Context, ts *dw.Tables, T int) (*AlephResult, error)
 	if res.Fallback || len(X) == 0 {
 		res.Fallback = true
 		if !res.BalancedOK {
-			return nil, fmt.Errorf("workload: ADAPTALEPH fell back to the load-balanced distribution %v, which uses sizes missing from the tables", scale(bal, ts.Granule))
+			return nil, fmt.Errorf("%w: ADAPTALEPH fell back to %v", ErrNoBalanced, scale(bal, ts.Granule))
 		}
 		res.Front = Front{res.Balanced}
 		return res, nil
