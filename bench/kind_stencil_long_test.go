@@ -109,7 +109,7 @@ func TestStencilTables(t *testing.T) {
 		rec := map[string]any{"row": id, "status": res.Status, "seconds": time.Since(t0).Seconds(),
 			"solve_seconds": res.Seconds.Solve, "objective": res.Objective, "bound": res.Bound, "nodes": res.Nodes,
 			"thesis": map[string]any{"cols": r.cols, "E": r.energy, "comp": r.comp, "comm": r.comm, "tt": r.millis},
-			"model": res.Model}
+			"model":  res.Model}
 		if sol, ok := res.Solution.(*dst.Solution); ok {
 			cells := map[string]float64{}
 			for i, c := range sol.Cells {
