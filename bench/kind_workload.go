@@ -568,15 +568,33 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 		tol := math.Max(req.Options.AbsGap, req.Options.RelGap*math.Abs(b)) + dw.EnergyTol*math.Max(1, math.Abs(b))
 		return math.Abs(a-b) <= tol
 	}
+	// Every distribution found so far is a MIP start candidate: the cheapest one that
+	// meets a threshold is feasible there.
+	found := []xw.Point{first}
 	oracle := func(ctx context.Context, tau float64) (xw.Point, bool, error) {
 		f.SetThreshold(tau)
 		f.BoundEnergy(math.Inf(1))
 		f.SetObjective(fw.MinEnergy)
+		var start *xw.Point
+		for k := range found {
+			if found[k].T <= tau && (start == nil || found[k].E < start.E) {
+				start = &found[k]
+			}
+		}
+		f.M.ClearStart()
+		if start != nil {
+			if err := f.SetStart(start.Sizes); err != nil {
+				return xw.Point{}, false, err
+			}
+		}
 		x, _, err := m.solve(ctx, f)
 		if err != nil || x == nil {
 			return xw.Point{}, false, err
 		}
 		pt, err := point(x)
+		if err == nil {
+			found = append(found, pt)
+		}
 		return pt, err == nil, err
 	}
 	front, _, err := xw.Sweep(ctx, th, oracle, equal)
@@ -588,6 +606,10 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 		f.SetThreshold(q.T)
 		f.BoundEnergy(fw.Slack(q.E))
 		f.SetObjective(fw.MinActive)
+		f.M.ClearStart()
+		if err := f.SetStart(q.Sizes); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.name, err)
+		}
 		x, ok, err := m.solve(ctx, f)
 		if err != nil {
 			return stop(err)

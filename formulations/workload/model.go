@@ -308,3 +308,15 @@ func (f *Formulation) Encode(sizes []int) ([]float64, error) {
 	x[f.T] = T
 	return x, nil
 }
+
+// SetStart gives the solver the distribution sizes (original units) as a MIP start.
+func (f *Formulation) SetStart(sizes []int) error {
+	x, err := f.Encode(sizes)
+	if err != nil {
+		return err
+	}
+	for v, val := range x {
+		f.M.SetStart(model.Var(v), val)
+	}
+	return nil
+}
