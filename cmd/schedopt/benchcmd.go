@@ -14,12 +14,22 @@ import (
 )
 
 func newBenchCmd(e *env) *cobra.Command {
+	cmd := newBenchRunCmd(e, "bench SPEC.json")
+	run := newBenchRunCmd(e, "run SPEC.json")
+	run.Short = "Run a sweep (the same as schedopt bench SPEC.json)"
+	cmd.AddCommand(run, newBenchMergeCmd(e), newBenchReportCmd(e))
+	return cmd
+}
+
+// newBenchRunCmd makes the sweep command; `schedopt bench SPEC` and `schedopt bench
+// run SPEC` are the same.
+func newBenchRunCmd(e *env, use string) *cobra.Command {
 	var out, shardStr, reportDir string
 	var workers int
 	var scale float64
 	var dryRun, noPlots bool
 	cmd := &cobra.Command{
-		Use:   "bench SPEC.json",
+		Use:   use,
 		Short: "Run a sweep of instances × backends × time limits × gaps",
 		Long: `bench runs the sweep a spec describes (see docs/bench.md and bench/specs/): every
 combination of instance, backend (highs, lpsolve, exact, heuristic:NAME or heuristic:*),
@@ -122,7 +132,6 @@ CSV reports and the plots.`,
 	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV) and plots to this directory")
 	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
 	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them")
-	cmd.AddCommand(newBenchMergeCmd(e), newBenchReportCmd(e))
 	return cmd
 }
 

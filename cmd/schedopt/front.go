@@ -100,7 +100,7 @@ both when the name has no extension).`,
 			var fr *FrontResult
 			switch base.Kind() {
 			case "dlt-single", "dlt-multi":
-				fr, err = deadlineSweep(cmd.Context(), e, path, data, base, run, sweepRange{from, to, step, steps}, fixed, !f.json)
+				fr, err = deadlineSweep(cmd.Context(), e, path, data, base, run, sweepRange{from, to, step, steps}, fixed, true)
 			case "workload":
 				fr, err = workloadFront(cmd.Context(), path, data, base, run, total)
 			default:
