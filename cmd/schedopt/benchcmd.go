@@ -27,7 +27,7 @@ func newBenchRunCmd(e *env, use string) *cobra.Command {
 	var out, shardStr, reportDir string
 	var workers int
 	var scale float64
-	var dryRun, noPlots bool
+	var dryRun, noPlots, strict bool
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: "Run a sweep of instances × backends × time limits × gaps",
@@ -121,6 +121,10 @@ CSV reports and the plots.`,
 					return err
 				}
 			}
+			if strict && (len(rep.Disagreements) > 0 || len(rep.Failures) > 0) {
+				return exitError{code: exitFailure, msg: fmt.Sprintf("--strict: %d disagreement(s), %d failed job(s) in %s",
+					len(rep.Disagreements), len(rep.Failures), out)}
+			}
 			return nil
 		},
 	}
@@ -131,6 +135,7 @@ CSV reports and the plots.`,
 	fl.Float64Var(&scale, "time-scale", 1, "multiply every time limit, e.g. 0.1 on a laptop")
 	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV) and plots to this directory")
 	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
+	fl.BoolVar(&strict, "strict", false, "exit with status 1 when any two answers disagree or any job failed")
 	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them")
 	return cmd
 }
