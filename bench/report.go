@@ -32,6 +32,15 @@ type Report struct {
 	// Failures are the jobs that failed or crashed.
 	Failures []*Record
 	Records  int
+	// ByKind holds the per-backend numbers of each instance kind, when the records
+	// span several kinds.
+	ByKind []KindGroups
+}
+
+// KindGroups are the per-backend numbers of one instance kind.
+type KindGroups struct {
+	Kind   string
+	Groups []*GroupStats
 }
 
 // GroupStats are the per-backend numbers. A group is a backend with one requested gap
@@ -149,6 +158,20 @@ func BuildReport(recs []*Record) *Report {
 		rep.Groups = append(rep.Groups, g)
 	}
 	sort.Slice(rep.Groups, func(i, j int) bool { return groupLess(rep.Groups[i], rep.Groups[j]) })
+	byKind := map[string][]*Record{}
+	for _, r := range recs {
+		byKind[r.Kind] = append(byKind[r.Kind], r)
+	}
+	if len(byKind) > 1 {
+		kinds := make([]string, 0, len(byKind))
+		for k := range byKind {
+			kinds = append(kinds, k)
+		}
+		sort.Strings(kinds)
+		for _, k := range kinds {
+			rep.ByKind = append(rep.ByKind, KindGroups{Kind: k, Groups: BuildReport(byKind[k]).Groups})
+		}
+	}
 	rep.compare(recs, label)
 	rep.quality(recs, label)
 	return rep
@@ -651,6 +674,17 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 	for _, g := range rep.Groups {
 		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %d | %d | %d | %d | %s | %s |\n", g.Label, g.Jobs, g.Solved(), g.Optimal,
 			g.Feasible, g.Infeasible, g.TimeLimited, g.Errors, g.Unsupported, fmtSig(g.SGM), gapCell(g))
+	}
+	if len(rep.ByKind) > 0 {
+		b.WriteString("\n### Per kind\n\n")
+		b.WriteString("| kind | backend | jobs | solved | feasible | no solution | errors | sgm time [s] | mean gap@limit |\n")
+		b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, kg := range rep.ByKind {
+			for _, g := range kg.Groups {
+				fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %s | %s |\n", kg.Kind, g.Label, g.Jobs, g.Solved(),
+					g.Feasible, g.TimeLimited, g.Errors, fmtSig(g.SGM), gapCell(g))
+			}
+		}
 	}
 	b.WriteString("\n## Agreement\n\n")
 	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered; heuristics " +
