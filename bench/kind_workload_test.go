@@ -561,3 +561,39 @@ func TestWorkloadHeuristics(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkloadMediumFronts extends the cross-check beyond brute force: DGEMM-like
+// profiles of p = 5 processors with 12 points each and n = 10..49, HiGHS
+// (per-processor ILP) against the DP and HEPOPTA, with both objectives.
+func TestWorkloadMediumFronts(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 8))
+	tested, points := 0, 0
+	for trial := 0; tested < 6 && trial < 50; trial++ {
+		in, err := dw.GenDGEMM(int64(trial), 5, 12, 1, 10+r.IntN(40))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if trial%2 == 1 {
+			in.Objective, in.StaticPower = dw.ObjParetoTotal, 0.5
+		}
+		if in.Validate() != nil {
+			continue
+		}
+		tested++
+		want := solveWorkload(t, in, BackendExact, WorkloadDP, false).Solution.(dw.Front)
+		points += len(want.Front)
+		for _, rn := range [][2]string{{BackendExact, WorkloadHEPOPTA}, {BackendHiGHS, ""}} {
+			res := solveWorkload(t, in, rn[0], rn[1], false)
+			got := res.Solution.(dw.Front)
+			if res.Status != StatusOptimal || !res.Check.Evaluator.OK {
+				t.Errorf("trial %d %v: status %s %+v", trial, rn, res.Status, res.Check.Evaluator)
+			}
+			if msg := CompareFronts(got, want, backends.Options{}); msg != "" {
+				t.Errorf("trial %d %v: %s", trial, rn, msg)
+			}
+		}
+	}
+	if tested < 6 || points < 15 {
+		t.Fatalf("only %d instances with %d front points in all", tested, points)
+	}
+}
