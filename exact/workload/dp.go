@@ -97,6 +97,11 @@ func ParetoValues(ctx context.Context, ts *dw.Tables) (Front, error) {
 				continue
 			}
 			cur.off[w] = int32(len(cur.ent))
+			if w%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+			}
 			touched = touched[:0]
 			// Idle: the child set unchanged.
 			for _, q := range next.set(w) {
