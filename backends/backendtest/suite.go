@@ -148,6 +148,10 @@ func cases() []testCase {
 	brute := func(st []backends.Status) expect { return expect{st, math.NaN()} }
 	return []testCase{
 		{"knapsack maximisation", knapsack, brute(optimal)},
+		// min T, T ≥ 0.92·y0, T ≥ 0.55·y1, y0 + y1 = 1: the optimum 0.55 lies in the
+		// branch a ceiling-first search visits second (lp_solve's inferred objective step pruned it).
+		{"makespan over two binaries", func() *model.Model { return twoBinaryMakespan(0.92, 0.55) }, expect{optimal, 0.55}},
+		{"makespan over two binaries, mirrored", func() *model.Model { return twoBinaryMakespan(0.55, 0.92) }, expect{optimal, 0.55}},
 		{"assignment 4x4", assignment, brute(optimal)},
 		{"set cover", setCover, brute(optimal)},
 		{"equality and range rows with objective constant", equalityRange, brute(optimal)},
@@ -175,6 +179,19 @@ var (
 	knapWeight = []float64{12, 7, 11, 8, 9, 6, 5, 14}
 	knapProfit = []float64{24, 13, 23, 15, 16, 11, 9, 27}
 )
+
+func twoBinaryMakespan(t0, t1 float64) *model.Model {
+	m := model.New("two-binaries")
+	y0, y1 := m.AddBinary("y0"), m.AddBinary("y1")
+	T := m.AddContinuous(0, 1, "T")
+	var e model.Expr
+	m.AddConstr(*e.Add(T, 1).Add(y0, -t0), model.GE, 0, "t0")
+	e.Reset()
+	m.AddConstr(*e.Add(T, 1).Add(y1, -t1), model.GE, 0, "t1")
+	m.AddConstr(model.Sum(y0, y1), model.EQ, 1, "one")
+	m.SetObjective(model.Minimize, model.Term(T, 1))
+	return m
+}
 
 func knapsack() *model.Model {
 	m := model.New("knapsack")

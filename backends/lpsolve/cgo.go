@@ -18,13 +18,26 @@ package lpsolve
 // the solve is silent.
 typedef struct {
 	int stop;
+	int step_used; // lp_solve's objective step was in force while an incumbent existed
 	uintptr_t log;
 } schedopt_lp_ctl;
 
 extern void schedoptLpLog(uintptr_t handle, char* msg);
 
+// schedopt_lp_abort is lp_solve's abort callback. Besides the stop flag it switches
+// off lp_solve's objective step: MIP_stepOF (lp_lib.c) infers a minimal objective
+// improvement bb_deltaOF from the rows and prunes every node that does not improve
+// the incumbent by that much. The inference is wrong on models such as
+// min T, T >= 0.92·y0, T >= 0.55·y1, y0 + y1 = 1, where it sets the step to 0.55 and
+// prunes the optimum. The callback runs during the simplex iterations, after the step
+// is computed; if an incumbent already existed then, pruning may have used the step,
+// and Solve withholds the proof.
 static int __WINAPI schedopt_lp_abort(lprec* lp, void* user) {
-	(void)lp;
+	schedopt_lp_ctl* c = (schedopt_lp_ctl*)user;
+	if (lp->bb_deltaOF != 0) {
+		if (lp->solutioncount > 0) c->step_used = 1;
+		lp->bb_deltaOF = 0;
+	}
 	return __atomic_load_n(&((schedopt_lp_ctl*)user)->stop, __ATOMIC_ACQUIRE) != 0;
 }
 
@@ -266,6 +279,12 @@ func newCtl(log uintptr) *C.schedopt_lp_ctl { return C.schedopt_lp_ctl_new(C.uin
 func freeCtl(c *C.schedopt_lp_ctl)          { C.free(unsafe.Pointer(c)) }
 func stopCtl(c *C.schedopt_lp_ctl, why int) { C.schedopt_lp_ctl_stop(c, C.int(why)) }
 func ctlReason(c *C.schedopt_lp_ctl) int    { return int(C.schedopt_lp_ctl_reason(c)) }
+
+// stepUsed reports whether lp_solve's objective step (see schedopt_lp_abort) may have
+// pruned nodes in the last solve of l.
+func stepUsed(c *C.schedopt_lp_ctl, l *lp) bool {
+	return c.step_used != 0 || l.p.bb_deltaOF != 0
+}
 
 func version() string {
 	var v [4]C.int

@@ -163,6 +163,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		}
 		res.Bound = res.Objective - float64(m.Sense())*slack
 	}
+	if mip && stepUsed(ctl, l) && (res.Status == backends.Optimal || res.Status == backends.Infeasible) {
+		notes = append(notes, "no proof: lp_solve's inferred objective step may have pruned the optimum")
+		res.Status = backends.Other
+		res.Bound = math.NaN()
+	}
 	if mip {
 		res.Nodes = l.nodes()
 		if l.maxLevel() >= depthLimit(m) && (res.Status == backends.Optimal || res.Status == backends.Infeasible) {
