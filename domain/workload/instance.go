@@ -311,18 +311,24 @@ func (ts *Tables) Index(i, x int) int {
 
 // Reachable reports whether N granules can be formed by giving each processor one of
 // its sizes or nothing (a subset-sum over bitsets, O(N·Σm/64)).
-func Reachable(ts *Tables) bool {
+func Reachable(ts *Tables) bool { return ReachableWithin(ts, math.Inf(1)) }
+
+// ReachableWithin reports whether N granules can be formed using only points whose
+// time is at most tau: whether a distribution with makespan at most tau exists.
+func ReachableWithin(ts *Tables, tau float64) bool {
 	words := ts.N/64 + 1
 	reach := make([]uint64, words)
 	next := make([]uint64, words)
 	reach[0] = 1
 	for _, t := range ts.Procs {
 		copy(next, reach)
-		for _, x := range t.Size {
+		for j, x := range t.Size {
 			if x > ts.N {
 				break
 			}
-			orShifted(next, reach, x)
+			if t.Time[j] <= tau {
+				orShifted(next, reach, x)
+			}
 		}
 		reach, next = next, reach
 	}

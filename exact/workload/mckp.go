@@ -14,36 +14,7 @@ const ctxEvery = 64
 
 // Feasible reports whether some distribution with makespan at most tau sums to N: a
 // subset-sum over bitsets restricted to the points with time ≤ tau.
-func Feasible(ts *dw.Tables, tau float64) bool {
-	words := ts.N/64 + 1
-	reach := make([]uint64, words)
-	next := make([]uint64, words)
-	reach[0] = 1
-	for _, t := range ts.Procs {
-		copy(next, reach)
-		for j, x := range t.Size {
-			if x > ts.N {
-				break
-			}
-			if t.Time[j] <= tau {
-				orShifted(next, reach, x)
-			}
-		}
-		reach, next = next, reach
-	}
-	return reach[ts.N/64]>>(uint(ts.N)%64)&1 == 1
-}
-
-func orShifted(dst, src []uint64, s int) {
-	ws, bs := s/64, uint(s%64)
-	for i := len(dst) - 1; i >= ws; i-- {
-		v := src[i-ws] << bs
-		if bs != 0 && i-ws-1 >= 0 {
-			v |= src[i-ws-1] >> (64 - bs)
-		}
-		dst[i] |= v
-	}
-}
+func Feasible(ts *dw.Tables, tau float64) bool { return dw.ReachableWithin(ts, tau) }
 
 // MinMakespan returns the optimal makespan T* (HPOPT, ref §1.2): a binary search over
 // the distinct table times with the feasibility DP, O(N·Σm/64·log Σm).
