@@ -47,27 +47,7 @@ func Thetas(ts *dw.Tables) []float64 {
 // keeps a point only when its energy is strictly below every earlier one's (by more
 // than the energy tolerance). Among equal points the one with fewest active
 // processors survives.
-func NonDominated(pts []Point) Front {
-	s := append([]Point(nil), pts...)
-	sort.SliceStable(s, func(a, b int) bool {
-		if s[a].T != s[b].T {
-			return s[a].T < s[b].T
-		}
-		if s[a].E != s[b].E {
-			return s[a].E < s[b].E
-		}
-		return s[a].Active < s[b].Active
-	})
-	var f Front
-	best := math.Inf(1)
-	for _, p := range s {
-		if len(f) == 0 || less(p.E, best) {
-			f = append(f, p)
-			best = p.E
-		}
-	}
-	return f
-}
+func NonDominated(pts []Point) Front { return nonDominatedEq(pts, EqualEnergy) }
 
 // scale converts granule sizes to original units.
 func scale(x []int, g int) []int {

@@ -138,14 +138,5 @@ func IdenticalSweep(ctx context.Context, ts *dw.Tables) (Front, error) {
 	if !ts.Identical() {
 		return nil, ErrNotIdentical
 	}
-	tstar, err := MinMakespan(ctx, ts)
-	if err != nil {
-		return nil, err
-	}
-	th := Thetas(ts)
-	th = th[sort.SearchFloat64s(th, tstar):]
-	f, _, err := Sweep(ctx, th, func(ctx context.Context, tau float64) (Point, bool, error) {
-		return IdenticalMinEnergy(ctx, ts, tau)
-	}, EqualEnergy)
-	return f, err
+	return sweepFromMinMakespan(ctx, ts, IdenticalMinEnergy)
 }

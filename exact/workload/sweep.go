@@ -123,6 +123,13 @@ func EqualEnergy(a, b float64) bool { return !less(a, b) && !less(b, a) }
 // MCKPSweep computes the front with Sweep over the MinEnergy DP: the combinatorial
 // twin of the MILP ε-constraint loop (ref §1.9).
 func MCKPSweep(ctx context.Context, ts *dw.Tables) (Front, error) {
+	return sweepFromMinMakespan(ctx, ts, MinEnergy)
+}
+
+// sweepFromMinMakespan runs Sweep over the table times from the minimum makespan up,
+// with minEnergy solving each ε-constraint step E*(τ).
+func sweepFromMinMakespan(ctx context.Context, ts *dw.Tables,
+	minEnergy func(context.Context, *dw.Tables, float64) (Point, bool, error)) (Front, error) {
 	tstar, err := MinMakespan(ctx, ts)
 	if err != nil {
 		return nil, err
@@ -130,7 +137,7 @@ func MCKPSweep(ctx context.Context, ts *dw.Tables) (Front, error) {
 	th := Thetas(ts)
 	th = th[sort.SearchFloat64s(th, tstar):]
 	f, _, err := Sweep(ctx, th, func(ctx context.Context, tau float64) (Point, bool, error) {
-		return MinEnergy(ctx, ts, tau)
+		return minEnergy(ctx, ts, tau)
 	}, EqualEnergy)
 	return f, err
 }
