@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/domain/dlt"
 )
 
 // Kind is the instance kind this package handles.
@@ -43,21 +44,23 @@ type Machine struct {
 	GivenL2 *float64 `json:"l2,omitempty"`
 }
 
+// Memory returns the machine's hierarchical-memory time and energy functions
+// (3.1)-(3.3), shared with the single-installment kinds.
+func (m Machine) Memory() dlt.Memory {
+	return dlt.Memory{A1: m.A1, A2: m.A2, K1: m.K1, K2: m.K2, Rho: m.Rho}
+}
+
 // B2 returns b_2 = ρ(a_1 − a_2) (< 0), derived from rho as (3.3) requires.
-func (m Machine) B2() float64 { return m.Rho * (m.A1 - m.A2) }
+func (m Machine) B2() float64 { return m.Memory().B2() }
 
 // L2 returns l_2 = ρ(k_1 − k_2) (< 0), derived from rho as (3.3) requires.
-func (m Machine) L2() float64 { return m.Rho * (m.K1 - m.K2) }
+func (m Machine) L2() float64 { return m.Memory().L2() }
 
 // Tau returns the computing time τ(α) = max{a_1 α, a_2 α + b_2} of a chunk (3.1).
-func (m Machine) Tau(alpha float64) float64 {
-	return math.Max(m.A1*alpha, m.A2*alpha+m.B2())
-}
+func (m Machine) Tau(alpha float64) float64 { return m.Memory().Tau(alpha) }
 
 // Eps returns the computing energy ε(α) = max{k_1 α, k_2 α + l_2} of a chunk (3.2).
-func (m Machine) Eps(alpha float64) float64 {
-	return math.Max(m.K1*alpha, m.K2*alpha+m.L2())
-}
+func (m Machine) Eps(alpha float64) float64 { return m.Memory().Eps(alpha) }
 
 // Comm returns the transfer time O + Cα of a message of size α (6.2).
 func (m Machine) Comm(alpha float64) float64 { return m.O + m.C*alpha }
