@@ -21,15 +21,24 @@ func Kinds() []string {
 // LoadFile reads and validates an instance file. Bad input gives a *domain.FieldError
 // naming the file, the field and the reason.
 func LoadFile(path string) (Problem, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, &domain.FieldError{File: path, Reason: readReason(err)}
+		return nil, err
 	}
-	p, err := Load(data, defaultName(path))
+	p, err := Load(data, DefaultName(path))
 	if err != nil {
 		return nil, domain.InFile(path, err)
 	}
 	return p, nil
+}
+
+// ReadFile reads an instance file; a read failure is a *domain.FieldError for the file.
+func ReadFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &domain.FieldError{File: path, Reason: readReason(err)}
+	}
+	return data, nil
 }
 
 func readReason(err error) string {
@@ -39,7 +48,9 @@ func readReason(err error) string {
 	return err.Error()
 }
 
-func defaultName(path string) string {
+// DefaultName is the name of an instance without a "name" field: the file's base name
+// without its extension.
+func DefaultName(path string) string {
 	base := filepath.Base(path)
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }

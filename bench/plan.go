@@ -162,7 +162,7 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 			if err != nil {
 				return nil, domain.Errorf(f, "instance %s: %s", file, readReason(err))
 			}
-			in, err := describe(filepath.Clean(file), data, defaultName(file), o.Load)
+			in, err := describe(filepath.Clean(file), data, DefaultName(file), o.Load)
 			if err != nil {
 				return nil, domain.Errorf(f, "instance %s: %v", file, err)
 			}

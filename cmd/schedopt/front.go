@@ -78,15 +78,11 @@ both when the name has no extension).`,
 				return usagef("--from, --to and --step must be >= 0")
 			}
 			path := args[0]
-			data, err := os.ReadFile(path)
+			data, err := bench.ReadFile(path)
 			if err != nil {
-				reason := err.Error()
-				if os.IsNotExist(err) {
-					reason = "no such file"
-				}
-				return &domain.FieldError{File: path, Reason: reason}
+				return err
 			}
-			base, err := bench.Load(data, defaultName(path))
+			base, err := bench.Load(data, bench.DefaultName(path))
 			if err != nil {
 				return domain.InFile(path, err)
 			}
@@ -385,7 +381,3 @@ func plotResult(instancePath string, res *bench.Result, path string) error {
 	return usageError{fmt.Errorf("--plot: nothing to plot for kind %s (dlt-multi Gantt charts, workload fronts)", res.Kind)}
 }
 
-func defaultName(path string) string {
-	b := filepath.Base(path)
-	return strings.TrimSuffix(b, filepath.Ext(b))
-}
