@@ -19,7 +19,7 @@ func newExportCmd(e *env) *cobra.Command {
 		Long: `export builds the MILP of an instance, exactly as solve would, and writes it in free
 MPS or CPLEX LP format, so other solvers can read it (and schedopt solve-mps can solve it
 again). The output is byte-identical for the same instance.`,
-		Example: `  schedopt export instances/dlt-multi-small.json --format mps -o dlt.mps
+		Example: `  schedopt export instances/dlt-multi-tiny-m3-n4.json --format mps -o dlt.mps
   schedopt export instances/stencil-small.json --format lp | less
   schedopt export instances/workload-small.json --format mps | schedopt solve-mps /dev/stdin`,
 		Args: argsOf(cobra.ExactArgs(1)),

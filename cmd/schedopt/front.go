@@ -59,8 +59,8 @@ static_power·makespan + dynamic energy).
 
 --json prints one JSON object with the points; --plot writes the curve (.svg or .png,
 both when the name has no extension).`,
-		Example: `  schedopt front instances/dlt-single-small.json --steps 8 --plot out/front
-  schedopt front instances/dlt-multi-small.json --from 300 --to 400 --step 10 --time-limit 30s --json
+		Example: `  schedopt front instances/dlt-single-table5.1-minenergy.json --steps 8 --plot out/front
+  schedopt front instances/dlt-multi-tiny-m3-n4.json --from 300 --to 400 --step 10 --time-limit 30s --json
   schedopt front instances/workload-small.json --plot out/pareto.png`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -380,4 +380,3 @@ func plotResult(instancePath string, res *bench.Result, path string) error {
 	}
 	return usageError{fmt.Errorf("--plot: nothing to plot for kind %s (dlt-multi Gantt charts, workload fronts)", res.Kind)}
 }
-

@@ -109,7 +109,7 @@ func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "schedopt",
 		Short: "Exact, energy-aware scheduling of parallel computations",
-		Long: `schedopt solves scheduling instances of five kinds (dlt-flat, dlt-single,
+		Long: `schedopt solves scheduling instances of six kinds (dlt-flat, dlt-single,
 dlt-multi, stencil, workload, partition) exactly: it formulates each as a MILP, solves it
 with HiGHS or lp_solve (or an exact combinatorial algorithm), decodes the schedule,
 re-evaluates it with an independent simulator and cross-checks the optimum against an
@@ -118,7 +118,7 @@ exact oracle. A result is never called optimal without the solver's proof.
 Exit status: 0 for any definite solver status (infeasible included), 2 for bad input
 or usage (one line on stderr naming the file, the field and the reason), 1 otherwise.`,
 		Example: `  schedopt solve instances/workload-small.json
-  schedopt solve instances/dlt-multi-small.json --backend lpsolve --time-limit 60s --json
+  schedopt solve instances/dlt-multi-tiny-m3-n4.json --backend lpsolve --time-limit 60s --json
   schedopt gen dlt-multi --m 10 --seed 1 -o inst.json
   schedopt bench bench/specs/default.json`,
 		SilenceUsage:  true,

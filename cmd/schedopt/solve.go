@@ -83,10 +83,10 @@ is a solution without that proof (for example at the time limit); "time_limit" m
 limit was reached without a solution. The exit status is 0 for every such definite
 status, infeasible included.`,
 		Example: `  schedopt solve instances/workload-small.json
-  schedopt solve instances/dlt-multi-small.json --time-limit 60s --gap 0.002 --json
+  schedopt solve instances/dlt-multi-tiny-m3-n4.json --time-limit 60s --gap 0.002 --json
   schedopt solve instances/stencil-small.json --backend lpsolve --no-check
   schedopt solve instances/workload-small.json --backend exact
-  schedopt solve instances/dlt-multi-small.json --plot out/gantt.svg`,
+  schedopt solve instances/dlt-multi-tiny-m3-n4.json --plot out/gantt.svg`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.options(e, true)
