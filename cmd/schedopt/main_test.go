@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -341,6 +342,9 @@ func TestFrontSweepsTheDeadline(t *testing.T) {
 	}
 }
 
+// instancePath matches the bundled instance files that help texts refer to.
+var instancePath = regexp.MustCompile(`instances/[A-Za-z0-9._-]+\.json`)
+
 func TestEveryCommandHasHelpWithExamples(t *testing.T) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -349,6 +353,11 @@ func TestEveryCommandHasHelpWithExamples(t *testing.T) {
 		}
 		if strings.TrimSpace(c.Example) == "" {
 			t.Errorf("%s has no examples in --help", c.CommandPath())
+		}
+		for _, f := range instancePath.FindAllString(c.Example+c.Long, -1) {
+			if _, err := os.Stat(filepath.Join(repo, f)); err != nil {
+				t.Errorf("%s --help names %s, which does not exist", c.CommandPath(), f)
+			}
 		}
 		if c.Short == "" {
 			t.Errorf("%s has no summary", c.CommandPath())
