@@ -125,7 +125,7 @@ func Parse(data []byte) (*Instance, error) {
 	var r raw
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&r); err != nil {
-		return nil, domain.Errorf("", "invalid JSON: %v", err)
+		return nil, domain.JSONError(data, err)
 	}
 	if r.Kind != "" && r.Kind != "partition" {
 		return nil, domain.Errorf("kind", "is %q, want \"partition\"", r.Kind)

@@ -85,7 +85,7 @@ func Parse(data []byte) (*Instance, error) {
 	var r raw
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&r); err != nil {
-		return nil, domain.Errorf("", "invalid JSON: %v", err)
+		return nil, domain.JSONError(data, err)
 	}
 	in := &Instance{Kind: r.Kind, Name: r.Name, Algorithm: r.Algorithm}
 	if r.Kind != "" && r.Kind != "workload" {
