@@ -22,8 +22,10 @@ type Formulation struct {
 	col  *colouring
 
 	// compact
-	a     [][]model.Var // [u][p], −1 where the task cannot go
-	edges []taskEdge
+	a         [][]model.Var // [u][p], −1 where the task cannot go
+	edges     []taskEdge
+	symmetric [][2]int // identical processor pairs ordered by load
+
 
 	// arc-slot
 	x      [][]model.Var // [arc][p*m+k]
@@ -144,7 +146,8 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 	f.col, f.Colours = col, col.K
 	if !opt.NoSymmetry {
 		// Identical processors: the first carries at least the load of the second.
-		for _, pq := range symmetricGroups(in) {
+		f.symmetric = symmetricGroups(in)
+		for _, pq := range f.symmetric {
 			var e model.Expr
 			for u := 0; u < n; u++ {
 				if f.a[u][pq[0]] != noVar {
@@ -230,7 +233,11 @@ func (f *Formulation) Decode(x []float64) (assign []int, schedule [][]dom.Pair, 
 // multigraph (for example a heuristic's mapping coloured by exact/edgecolour). Every
 // column gets a value, so the start is a complete solution when the mapping meets the
 // deadline.
+//
+// When the model orders identical processors by load, the start is relabelled to
+// respect that order first.
 func (f *Formulation) SetStart(assign []int, schedule [][]dom.Pair) error {
+	assign, schedule = f.canonical(assign, schedule)
 	ev, err := f.in.Evaluate(assign, schedule)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrBadStart, err)
@@ -265,3 +272,50 @@ func (f *Formulation) SetStart(assign []int, schedule [][]dom.Pair) error {
 
 // Instance returns the instance the formulation was built from.
 func (f *Formulation) Instance() *dom.Instance { return f.in }
+
+// canonical relabels identical processors so that their loads do not increase along
+// each chain of the symmetry-breaking rows (a bubble sort over the chain pairs).
+func (f *Formulation) canonical(assign []int, schedule [][]dom.Pair) ([]int, [][]dom.Pair) {
+	if len(f.symmetric) == 0 {
+		return assign, schedule
+	}
+	m := len(f.in.Processors)
+	perm := make([]int, m) // perm[old] = new
+	for p := range perm {
+		perm[p] = p
+	}
+	load := make([]float64, m)
+	for u, p := range assign {
+		load[p] += f.in.Tasks[u].Cells
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, pq := range f.symmetric {
+			if load[pq[0]] < load[pq[1]] {
+				load[pq[0]], load[pq[1]] = load[pq[1]], load[pq[0]]
+				for old, nw := range perm {
+					switch nw {
+					case pq[0]:
+						perm[old] = pq[1]
+					case pq[1]:
+						perm[old] = pq[0]
+					}
+				}
+				changed = true
+			}
+		}
+	}
+	out := make([]int, len(assign))
+	for u, p := range assign {
+		out[u] = perm[p]
+	}
+	sched := make([][]dom.Pair, len(schedule))
+	for r, round := range schedule {
+		sched[r] = make([]dom.Pair, len(round))
+		for i, q := range round {
+			a, b := perm[q[0]], perm[q[1]]
+			sched[r][i] = dom.Pair{min(a, b), max(a, b)}
+		}
+	}
+	return out, sched
+}

@@ -182,3 +182,33 @@ func TestStartsAreFeasibleAndPriced(t *testing.T) {
 		})
 	}
 }
+
+func TestStartIsRelabelledForTheSymmetryRows(t *testing.T) {
+	in := dom.NewThesisInstance("sym", dom.Grid{NX: 3, NY: 2, NZ: 2}, []dom.ThesisProc{dom.ThesisCPU, dom.ThesisCPU, dom.ThesisGPU, dom.ThesisGPU}, 0)
+	f, err := Compact(in, Options{Colouring: Matchings})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := make([]int, len(in.Tasks))
+	for u := range a {
+		a[u] = 3 // everything on the second GPU, against gpu0 ≥ gpu1
+	}
+	a[0] = 2
+	if err := f.SetStart(a, schedule(t, in, a)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.Model.Verify(f.Model.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Feasible() {
+		t.Fatalf("relabelled start infeasible: %s", rep.Worst)
+	}
+	got, _, _, err := f.Decode(f.Model.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 3 || got[1] != 2 {
+		t.Fatalf("start not relabelled: %v", got)
+	}
+}
