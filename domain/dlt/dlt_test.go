@@ -108,7 +108,7 @@ func TestParseFlatRejectsBadInput(t *testing.T) {
 		{"no machines", "machines", `{"kind":"dlt-flat","V":10,"machines":[]}`},
 		{"not enough memory", "V", `{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0,"B":9}]}`},
 		{"min-energy", "objective", `{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0}],"objective":"min-energy"}`},
-		{"NaN rate", "C", `{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":NaN,"S":0}]}`},
+		{"NaN rate", "machines[0].C", `{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":NaN,"S":0}]}`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -288,5 +288,48 @@ func TestEnergyIdentity(t *testing.T) {
 	}
 	if step := 7*(91+101) - 2*7*6; step != 1260 {
 		t.Errorf("step %d", step)
+	}
+}
+
+// Decoding errors name the JSON path of the bad value, array indices included.
+func TestDecodeNamesTheJSONPath(t *testing.T) {
+	type machine struct {
+		A float64 `json:"a"`
+		C float64 `json:"C"`
+	}
+	type doc struct {
+		V        float64   `json:"V"`
+		Name     string    `json:"name"`
+		Machines []machine `json:"machines"`
+	}
+	cases := []struct {
+		name, data, field, reason string
+		strict                    bool
+	}{
+		{"NaN at the top level", `{"V":NaN,"machines":[]}`, "V", "invalid number \"NaN\"", false},
+		{"NaN in the third machine", `{"V":1,"machines":[{"a":1},{"a":2,"C":3},{"C":1,"a":NaN}]}`, "machines[2].a", "invalid number \"NaN\"", false},
+		{"Infinity in the first machine", `{"machines":[{"a":-Infinity}]}`, "machines[0].a", "invalid number \"-Infinity\"", false},
+		{"a string for a number", `{"V":1,"machines":[{"a":1},{"C":"fast"}]}`, "machines[1].C", "must be a number, got JSON string", false},
+		{"a number for a string", `{"name":5}`, "name", "must be a string, got JSON number", false},
+		{"an object for the array", `{"V":2,"machines":{"a":1}}`, "machines", "must be an array", false},
+		{"an unknown key in strict mode", `{"V":1,"machines":[{"a":1},{"a":1,"Q":2}]}`, "machines[1].Q", "unknown field", true},
+		{"a truncated document", `{"V":1,"machines":[{"a":1}`, "", "invalid JSON", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var d doc
+			err := Decode([]byte(c.data), &d, c.strict)
+			var fe *domain.FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a FieldError", err)
+			}
+			if fe.Field != c.field || !strings.Contains(fe.Reason, c.reason) {
+				t.Errorf("got field %q reason %q, want field %q reason containing %q", fe.Field, fe.Reason, c.field, c.reason)
+			}
+		})
+	}
+	var d doc
+	if err := Decode([]byte(`{"V":1,"machines":[{"a":1,"C":2}]}`), &d, true); err != nil || d.Machines[0].C != 2 {
+		t.Errorf("valid document: %v %+v", err, d)
 	}
 }

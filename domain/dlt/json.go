@@ -1,65 +1,186 @@
 package dlt
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/schedopt/schedopt/domain"
 )
 
-// decode unmarshals an instance and turns JSON errors into FieldErrors that name the
-// offending field where the decoder tells us (type errors) or where it can be found
-// (a syntax error such as a bare NaN names the key just before it).
-func decode(data []byte, v any) error {
-	err := json.Unmarshal(data, v)
+// Decode unmarshals a JSON document into v and turns JSON errors into FieldErrors that
+// name the JSON path of the offending value, array indices included (for example
+// "machines[2].a1: must be a number, got JSON string" or "V: invalid number \"NaN\"").
+// With strict, unknown object keys are rejected too.
+func Decode(data []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	err := dec.Decode(v)
 	if err == nil {
+		if dec.More() {
+			return domain.Errorf("", "invalid JSON: data after the top-level value")
+		}
 		return nil
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return domain.Errorf(jsonPath(te.Field), "must be %s, got JSON %s", goTypeName(te.Type.String()), te.Value)
+		field := pathAt(data, te.Offset, true)
+		if field == "" {
+			field = jsonPath(te.Field)
+		}
+		return domain.Errorf(field, "must be %s, got JSON %s", goTypeName(te.Type.String()), te.Value)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		field, token := keyBefore(data, se.Offset)
-		if field != "" {
-			if token != "" {
-				return domain.Errorf(field, "invalid number %q (NaN and infinities are not allowed)", token)
-			}
-			return domain.Errorf(field, "invalid JSON: %v", se)
+		field := pathAt(data, se.Offset, false)
+		if token := badToken(data, se.Offset); token != "" {
+			return domain.Errorf(field, "invalid number %q (NaN and infinities are not allowed)", token)
 		}
+		return domain.Errorf(field, "invalid JSON: %v", se)
+	}
+	if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if field := keyPath(data, strings.Trim(name, `"`)); field != "" {
+			return domain.Errorf(field, "unknown field")
+		}
+		return domain.Errorf("", "unknown field %s", name)
 	}
 	return domain.Errorf("", "invalid JSON: %v", err)
 }
 
+// decode is Decode without the unknown-field check.
+func decode(data []byte, v any) error { return Decode(data, v, false) }
+
 // numberish are the bytes of numbers and of the non-JSON tokens NaN and Infinity.
 const numberish = "+-.0123456789eEaAnNiIfFtTyY"
 
-var keyRE = regexp.MustCompile(`"([A-Za-z0-9_]+)"\s*:\s*$`)
-
-// keyBefore finds the object key whose value starts just before offset, and the bad
-// token at that position (for example NaN), for error messages.
-func keyBefore(data []byte, offset int64) (key, token string) {
+// badToken returns the number-like token around the byte just before offset (a
+// syntax error's position), for example NaN, or "" when there is none.
+func badToken(data []byte, offset int64) string {
 	if offset < 1 || offset > int64(len(data)) {
-		return "", ""
+		return ""
 	}
-	// The offset points just past the first bad byte; the value starts after the colon.
-	start := offset - 1
+	start, end := offset-1, offset-1
+	if !strings.ContainsRune(numberish, rune(data[start])) {
+		return ""
+	}
 	for start > 0 && strings.ContainsRune(numberish, rune(data[start-1])) {
 		start--
 	}
-	if m := keyRE.FindStringSubmatch(string(data[:start])); m != nil {
-		end := start
-		for end < int64(len(data)) && strings.ContainsRune(numberish, rune(data[end])) {
-			end++
-		}
-		return m[1], string(data[start:end])
+	for end < int64(len(data)) && strings.ContainsRune(numberish, rune(data[end])) {
+		end++
 	}
-	return "", ""
+	return string(data[start:end])
+}
+
+// pathFrame is one open object or array while pathAt walks a document.
+type pathFrame struct {
+	array   bool
+	key     string // object: the key of the value being read
+	wantKey bool   // object: the next string is a key
+	index   int    // array: index of the value being read (-1 before the first)
+}
+
+// pathAt returns the JSON path ("machines[3].rho") of the value being read at byte
+// offset in data. With done, offset is just past a complete value (a type error's
+// offset), and the path of the last value that started before offset is returned;
+// otherwise offset is inside a value that does not parse (a syntax error), and the
+// path of the value being read there is returned.
+func pathAt(data []byte, offset int64, done bool) string {
+	return walkPath(data, offset, done, "")
+}
+
+// keyPath returns the JSON path of the first object key equal to key, or "".
+func keyPath(data []byte, key string) string {
+	return walkPath(data, int64(len(data))+1, true, key)
+}
+
+// walkPath is pathAt, and keyPath when key is not empty.
+func walkPath(data []byte, offset int64, done bool, key string) string {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []pathFrame
+	format := func() string {
+		var b strings.Builder
+		for _, f := range stack {
+			switch {
+			case f.array && f.index >= 0:
+				fmt.Fprintf(&b, "[%d]", f.index)
+			case !f.array && !f.wantKey:
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(f.key)
+			}
+		}
+		return b.String()
+	}
+	// startValue records that a value starts in the innermost container.
+	startValue := func() {
+		if n := len(stack); n > 0 && stack[n-1].array {
+			stack[n-1].index++
+		}
+	}
+	// endValue records that a value in the innermost container is complete.
+	endValue := func() {
+		if n := len(stack); n > 0 && !stack[n-1].array {
+			stack[n-1].wantKey = true
+		}
+	}
+	last := ""
+	for {
+		if done && dec.InputOffset() >= offset {
+			return last
+		}
+		tok, err := dec.Token()
+		if err != nil {
+			// The value being read did not parse; an array's next element is one past
+			// the last complete one.
+			if n := len(stack); n > 0 && stack[n-1].array {
+				stack[n-1].index++
+			}
+			if key != "" {
+				return ""
+			}
+			if done {
+				return last
+			}
+			return format()
+		}
+		if !done && dec.InputOffset() >= offset {
+			return format()
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				startValue()
+				last = format()
+				stack = append(stack, pathFrame{array: t == '[', wantKey: t == '{', index: -1})
+			default:
+				stack = stack[:len(stack)-1]
+				endValue()
+			}
+		case string:
+			if n := len(stack); n > 0 && !stack[n-1].array && stack[n-1].wantKey {
+				stack[n-1].key, stack[n-1].wantKey = t, false
+				if key != "" && t == key {
+					return format()
+				}
+				continue
+			}
+			startValue()
+			last = format()
+			endValue()
+		default:
+			startValue()
+			last = format()
+			endValue()
+		}
+	}
 }
 
 // jsonPath turns the decoder's "machines.3.rho" into "machines[3].rho".

@@ -113,8 +113,10 @@ func TestParseRejectsBadInputWithFieldAndReason(t *testing.T) {
 		{"deadline below the lower bound", `"objective":"min-time"`, `"objective":"min-energy","deadline":5`, "deadline"},
 		{"min-energy without deadline", `"objective":"min-time"`, `"objective":"min-energy"`, "deadline"},
 		{"unknown objective", `"min-time"`, `"fastest"`, "objective"},
-		{"NaN", `"V":100`, `"V":NaN`, ""},
-		{"unknown machine field", `"PS":100`, `"PS":100,"Q":1`, "machines[0]"},
+		{"NaN", `"V":100`, `"V":NaN`, "V"},
+		{"NaN in a machine", `"S":1`, `"S":NaN`, "machines[0].S"},
+		{"a string for a rate", `"a1":0.1`, `"a1":"NaN"`, "machines[0].a1"},
+		{"unknown machine field", `"PS":100`, `"PS":100,"Q":1`, "machines[0].Q"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package dltmulti
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -101,8 +102,8 @@ type wire struct {
 // naming the JSON path and the reason.
 func Parse(data []byte) (*Instance, error) {
 	var w wire
-	if err := json.Unmarshal(data, &w); err != nil {
-		return nil, domain.Errorf("", "invalid JSON: %v", err)
+	if err := dlt.Decode(data, &w, false); err != nil {
+		return nil, err
 	}
 	in := &Instance{Kind: w.Kind, Name: w.Name, Objective: w.Objective, Deadline: w.Deadline,
 		FixedLength: w.FixedLength, EnergyLimit: w.EnergyLimit}
@@ -129,10 +130,12 @@ func Parse(data []byte) (*Instance, error) {
 	}
 	for i, r := range raw {
 		var mc Machine
-		dec := json.NewDecoder(bytes.NewReader(r))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&mc); err != nil {
-			return nil, domain.Errorf(fmt.Sprintf("machines[%d]", i), "%v", err)
+		if err := dlt.Decode(r, &mc, true); err != nil {
+			var fe *domain.FieldError
+			if errors.As(err, &fe) {
+				fe.Field = strings.TrimSuffix(fmt.Sprintf("machines[%d].%s", i, fe.Field), ".")
+			}
+			return nil, err
 		}
 		in.Machines = append(in.Machines, mc)
 	}
