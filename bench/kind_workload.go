@@ -650,7 +650,7 @@ func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	p := fs.Int("p", 5, "number of processors (dgemm, fft, identical)")
 	points := fs.Int("points", 450, "points per profile (dgemm: 450; identical: 485 or 1250; linear: max size)")
 	step := fs.Int("step", 64, "dgemm: rows per granule")
-	n := fs.Int("n", 0, "workload (dgemm, fft: rows; identical, linear: granules); 0 = a default")
+	n := fs.Int("n", 0, "workload (dgemm, fft: rows; identical, linear: granules); 0 = a default (dgemm: 17152 rows, or half the tables' capacity when they cannot hold it)")
 	shape := fs.String("shape", "dgemm", "identical: dgemm (smooth, ~20% variations) or fft (sharp drops)")
 	a := fs.Float64Slice("a", []float64{1, 2}, "linear: time per unit of each processor")
 	b := fs.Float64Slice("b", []float64{2, 1}, "linear: dynamic energy per unit of each processor")
@@ -669,7 +669,7 @@ func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		case "dgemm":
 			nn := *n
 			if nn == 0 {
-				nn = 17152 // seed 000's example w = 17152×10112
+				nn = defaultDGEMMRows(*p, *points, *step)
 			}
 			in, err = dw.GenDGEMM(seed, *p, *points, *step, nn)
 		case "fft":
@@ -697,6 +697,19 @@ func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		}
 		return in, nil
 	}
+}
+
+// defaultDGEMMRows is the workload of `gen workload --profile dgemm` without --n: seed
+// 000's example w = 17152×10112 when p profiles of the given points and step can hold
+// it, otherwise half of their capacity (a whole number of steps), so that small tables
+// still give a valid instance.
+func defaultDGEMMRows(p, points, step int) int {
+	const seedRows = 17152
+	capacity := p * points * step
+	if capacity >= seedRows || step < 1 {
+		return seedRows
+	}
+	return max(step, capacity/2/step*step)
 }
 
 // ---- heuristics ----

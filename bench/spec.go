@@ -133,12 +133,15 @@ type Seeds struct {
 	bad  string
 }
 
-// UnmarshalJSON parses [1, 2, 3] or "1..30".
+// UnmarshalJSON parses [1, 2, 3], a range "1..30", or one seed 7 or "7".
 func (s *Seeds) UnmarshalJSON(data []byte) error {
 	*s = Seeds{}
 	var str string
 	if err := json.Unmarshal(data, &str); err == nil {
 		lo, hi, ok := strings.Cut(str, "..")
+		if !ok { // a single seed "7"
+			hi, ok = lo, true
+		}
 		a, err1 := strconv.ParseInt(strings.TrimSpace(lo), 10, 64)
 		b, err2 := strconv.ParseInt(strings.TrimSpace(hi), 10, 64)
 		switch {
@@ -151,6 +154,11 @@ func (s *Seeds) UnmarshalJSON(data []byte) error {
 				s.List = append(s.List, v)
 			}
 		}
+		return nil
+	}
+	var one int64
+	if err := json.Unmarshal(data, &one); err == nil {
+		s.List = []int64{one}
 		return nil
 	}
 	if err := json.Unmarshal(data, &s.List); err != nil {
@@ -196,15 +204,10 @@ func specJSONError(data []byte, err error) error {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
 	switch {
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			field = "(root)"
-		}
-		return domain.Errorf(field, "%v", innerReason(err))
-	case errors.As(err, &se):
-		line := 1 + bytes.Count(data[:min(int(se.Offset), len(data))], []byte("\n"))
-		return domain.Errorf(fmt.Sprintf("line %d", line), "invalid JSON: %v", se)
+	case errors.As(err, &te) && te.Field == "":
+		return domain.Errorf("(root)", "%v", innerReason(err))
+	case errors.As(err, &te), errors.As(err, &se):
+		return domain.JSONError(data, err)
 	}
 	msg := err.Error()
 	if f, ok := strings.CutPrefix(msg, `json: unknown field "`); ok {
