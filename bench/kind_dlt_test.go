@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -444,6 +445,52 @@ func TestDLTSolutionJSON(t *testing.T) {
 		slices.Sort(keys)
 		if !slices.Equal(keys, c.keys) {
 			t.Errorf("%s: solution keys %v, want %v", c.file, keys, c.keys)
+		}
+	}
+}
+
+// The dlt-multi solution object is exactly the spec's: T, E, the five energy terms,
+// the non-empty messages as {machine, size, start}, and used.
+func TestDLTMultiSolutionJSON(t *testing.T) {
+	p := mustLoad(t, "dlt-multi-tiny-m2-n3-energy.json")
+	res, err := p.Solve(context.Background(), SolveRequest{Backend: BackendHiGHS, Solver: highs.New(), Options: backends.Options{}})
+	if err != nil || res.Status != StatusOptimal {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Solution struct {
+			Energy   map[string]float64       `json:"energy"`
+			Messages []map[string]json.Number `json:"messages"`
+			Used     []bool                   `json:"used"`
+		} `json:"solution"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	var all struct {
+		Solution map[string]json.RawMessage `json:"solution"`
+	}
+	_ = json.Unmarshal(b, &all)
+	keys := slices.Sorted(maps.Keys(all.Solution))
+	if want := []string{"E", "T", "energy", "messages", "used"}; !slices.Equal(keys, want) {
+		t.Errorf("solution keys %v, want %v", keys, want)
+	}
+	if keys := slices.Sorted(maps.Keys(out.Solution.Energy)); !slices.Equal(keys, []string{"E0", "EI", "EN", "ER", "ES"}) {
+		t.Errorf("energy keys %v", keys)
+	}
+	if len(out.Solution.Messages) == 0 || len(out.Solution.Used) != 2 {
+		t.Fatalf("messages %v, used %v", out.Solution.Messages, out.Solution.Used)
+	}
+	for _, msg := range out.Solution.Messages {
+		if keys := slices.Sorted(maps.Keys(msg)); !slices.Equal(keys, []string{"machine", "size", "start"}) {
+			t.Errorf("message keys %v", keys)
+		}
+		if size, _ := msg["size"].Float64(); !(size > 0) {
+			t.Errorf("message of size %v written; the spec omits empty messages", msg["size"])
 		}
 	}
 }

@@ -7,15 +7,16 @@ import "math"
 // round-off; the evaluator still charges every message its overhead O_i.
 const ZeroSize = 1e-9
 
-// SolutionMessage is one message of the solution JSON. Fields beyond machine, size and
-// start are derived, for readers and plots.
+// SolutionMessage is one message of the solution JSON: machine, size and start, exactly
+// as the spec has them. The derived fields are for Go callers (plots, reports) and are
+// not written.
 type SolutionMessage struct {
 	Machine    int     `json:"machine"`
 	Size       float64 `json:"size"`
 	Start      float64 `json:"start"`
-	CommEnd    float64 `json:"comm_end"`
-	ComputeEnd float64 `json:"compute_end"`
-	OutOfCore  bool    `json:"out_of_core"`
+	CommEnd    float64 `json:"-"` // end of the transfer, Start + O_i + C_i·Size
+	ComputeEnd float64 `json:"-"` // end of the chunk's computation
+	OutOfCore  bool    `json:"-"` // Size > ρ_i: the out-of-core piece of (3.1)-(3.2)
 }
 
 // Solution is the spec's solution object of a dlt-multi result.
@@ -26,9 +27,12 @@ type Solution struct {
 	Messages []SolutionMessage `json:"messages"`
 	Used     []bool            `json:"used"`
 	// EmptyMessages lists the messages of size zero that the spec omits from Messages;
-	// they still occupy the link for O_i and start their machine (6.12)-(6.15).
-	EmptyMessages []Message `json:"empty_messages,omitempty"`
-	Makespan      float64   `json:"makespan"`
+	// they still occupy the link for O_i and start their machine (6.12)-(6.15). Not
+	// written: the spec's solution object has no such field.
+	EmptyMessages []Message `json:"-"`
+	// Makespan is the last completion time (below T when the length is fixed). Not
+	// written, as above.
+	Makespan float64 `json:"-"`
 }
 
 // NewSolution builds the solution object of s from its evaluation r. Energies and T
