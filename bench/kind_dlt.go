@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -261,7 +262,7 @@ func genDLTSingle(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	fixed := fs.Bool("fixed-length", false, "T == deadline")
 	return func(int64) (any, error) {
 		in := *d
-		if *deadline > 0 {
+		if fs.Changed("deadline") { // passed on even when NaN or <= 0, for Validate to reject
 			in.Deadline = deadline
 		}
 		in.FixedLength = *fixed
@@ -313,7 +314,7 @@ func genDLTFlat(fs *pflag.FlagSet) func(seed int64) (any, error) {
 func flagError(err error) error {
 	var fe *domain.FieldError
 	if errors.As(err, &fe) && fe.Field != "" {
-		fe.Field = "--" + fe.Field
+		fe.Field = "--" + strings.ReplaceAll(fe.Field, "_", "-") // energy_limit is --energy-limit
 	}
 	return err
 }

@@ -256,7 +256,7 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	objective := fs.String("objective", dm.MinTime, "min-time or min-energy")
 	deadline := fs.Float64("deadline", 0, "deadline [s] (required for min-energy)")
 	fixed := fs.Bool("fixed-length", false, "T == deadline")
-	limit := fs.Float64("energy-limit", 0, "energy cap [J] for min-time (0: none)")
+	limit := fs.Float64("energy-limit", 0, "energy cap [J] for min-time (default: none)")
 	return func(seed int64) (any, error) {
 		if *m < 1 {
 			return nil, domain.Errorf("--m", "must be >= 1, got %d", *m)
@@ -272,11 +272,13 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 			return nil, domain.Errorf("", "%v", err)
 		}
 		in.Objective = *objective
-		if *deadline > 0 {
+		// A given flag is always passed on, so that Validate rejects a NaN or negative
+		// value instead of it being dropped silently.
+		if fs.Changed("deadline") {
 			in.Deadline = deadline
 		}
 		in.FixedLength = *fixed
-		if *limit > 0 {
+		if fs.Changed("energy-limit") {
 			in.EnergyLimit = limit
 		}
 		if err := in.Validate(); err != nil {

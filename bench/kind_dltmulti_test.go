@@ -2,9 +2,11 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
+	"github.com/schedopt/schedopt/domain"
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltseq"
 	fdm "github.com/schedopt/schedopt/formulations/dltmulti"
@@ -249,11 +252,18 @@ func TestDLTMultiGeneratorFlags(t *testing.T) {
 	if in.M() != 3 || in.N != 4 || in.V != 3000 {
 		t.Errorf("instance m %d n %d V %g", in.M(), in.N, in.V)
 	}
-	fs = pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
-	build = gs[0].Flags(fs)
-	_ = fs.Parse([]string{"--m", "0"})
-	if _, err := build(1); err == nil {
-		t.Error("m = 0 accepted")
+	for _, bad := range [][]string{{"--m", "0"}, {"--energy-limit", "-5"}, {"--energy-limit", "NaN"},
+		{"--objective", "min-energy", "--deadline", "NaN"}, {"--deadline", "-1"}} {
+		fs = pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
+		build = gs[0].Flags(fs)
+		if err := fs.Parse(bad); err != nil {
+			t.Fatal(err)
+		}
+		_, err := build(1)
+		var fe *domain.FieldError
+		if !errors.As(err, &fe) || fe.Reason == "" || !slices.Contains(bad, fe.Field) {
+			t.Errorf("%v: error %v, want a FieldError naming the flag", bad, err)
+		}
 	}
 }
 
