@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,6 +17,7 @@ import (
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
 	fw "github.com/schedopt/schedopt/formulations/workload"
+	"github.com/schedopt/schedopt/model"
 )
 
 // Exact algorithms of the kind "workload", selectable with the instance field
@@ -45,6 +47,7 @@ type WorkloadProblem struct {
 	// Aggregate selects the integer-count ILP; it defaults to true for identical
 	// processors (p ≥ 2).
 	Aggregate bool
+	forms     sync.Map // the formulations Formulate built, by model, for polisher
 }
 
 func loadWorkload(data []byte, name string) (Problem, error) {
@@ -87,6 +90,7 @@ func (p *WorkloadProblem) Formulate() (*Formulated, error) {
 		return nil, err
 	}
 	f.SetObjective(stage1(p.Inst.Objective))
+	p.forms.Store(f.M, f)
 	return &Formulated{Model: f.M, Decode: p.decoder(f)}, nil
 }
 
@@ -115,6 +119,21 @@ func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, Evalu
 	}
 }
 
+// polisher passes solves to a backend and applies Formulation.Polish to the values of
+// the models built by Formulate, before SolveFormulated verifies them.
+type polisher struct {
+	backends.Solver
+	forms *sync.Map // *model.Model → *fw.Formulation
+}
+
+func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	r, err := s.Solver.Solve(ctx, m, opts)
+	if f, ok := s.forms.Load(m); ok && err == nil && r.HasSolution {
+		f.(*fw.Formulation).Polish(r.Values)
+	}
+	return r, err
+}
+
 // Solve solves the instance. Single objectives go through SolveFormulated followed by
 // the lexicographic stages (fewest active processors last); fronts run the exact
 // time-threshold ε-constraint loop on the MILP backend, or the selected exact
@@ -125,6 +144,9 @@ func (p *WorkloadProblem) Solve(ctx context.Context, req SolveRequest) (*Result,
 			return p.solveFrontExact(ctx, req)
 		}
 		return p.solveFrontMILP(ctx, req)
+	}
+	if req.Solver != nil {
+		req.Solver = polisher{req.Solver, &p.forms}
 	}
 	res, err := SolveFormulated(ctx, p, req, p.exactSingle)
 	if err != nil || req.Backend == BackendExact || res.Status != StatusOptimal {
@@ -182,6 +204,7 @@ func (m *milp) solve(ctx context.Context, f *fw.Formulation) (x []float64, ok bo
 		}
 		return nil, false, nil
 	}
+	f.Polish(raw.Values)
 	rep, err := f.M.Verify(raw.Values)
 	if err != nil {
 		return nil, false, err

@@ -110,3 +110,44 @@ func TestModel(t *testing.T) {
 		}
 	})
 }
+
+func TestPolishRaisesTToTheImpliedMakespan(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		ts    *dw.Tables
+		agg   bool
+		sizes []int
+		T     float64 // the makespan of sizes
+	}{
+		{"per-processor model, {2,1,0,1} has makespan 3", fig10(), false, []int{2, 1, 0, 1}, 3},
+		{"aggregated model, {6,4,0} has makespan 3", identical(), true, []int{6, 4, 0}, 3},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := New(c.ts, 0, Options{Aggregate: c.agg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.SetObjective(MinEnergy)
+			x, err := f.Encode(c.sizes)
+			if err != nil {
+				t.Fatal(err)
+			}
+			x[f.T] = c.T - 1e-5 // a makespan row missed by a solver's tolerance
+			if rep, _ := f.M.Verify(x); rep.Feasible() {
+				t.Fatalf("T below the makespan passes Verify: the test cannot fail")
+			}
+			f.Polish(x)
+			if x[f.T] != c.T {
+				t.Errorf("polished T = %v, want %v", x[f.T], c.T)
+			}
+			if rep, _ := f.M.Verify(x); !rep.Feasible() {
+				t.Errorf("polished point violates the model: %s", rep.Worst)
+			}
+			x[f.T] = c.T + 1
+			f.Polish(x)
+			if x[f.T] != c.T+1 {
+				t.Errorf("Polish lowered T from %v to %v", c.T+1, x[f.T])
+			}
+		})
+	}
+}
