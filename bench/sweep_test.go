@@ -353,3 +353,33 @@ func TestTimeScaleShrinksLimits(t *testing.T) {
 		t.Errorf("scaled limits = %v, want [2m0s 9s]", got)
 	}
 }
+
+// TestBundledSpecsLoad: every spec in bench/specs parses, names known backends and
+// well-formed durations, and every file pattern matches at least one instance. (Their
+// generator calls are expanded by `schedopt bench --dry-run`, too slow for a unit test
+// at seed scale.)
+func TestBundledSpecsLoad(t *testing.T) {
+	specs, err := filepath.Glob("specs/*.json")
+	if err != nil || len(specs) < 5 {
+		t.Fatalf("found %d specs (%v)", len(specs), err)
+	}
+	for _, path := range specs {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			s, err := bench.LoadSpec(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Instances) == 0 || len(s.Backends) == 0 || len(s.TimeLimits) == 0 {
+				t.Errorf("spec lists %d instance sets, %d backends, %d time limits", len(s.Instances), len(s.Backends), len(s.TimeLimits))
+			}
+			for i, in := range s.Instances {
+				for _, pat := range in.Files {
+					m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), pat))
+					if len(m) == 0 {
+						t.Errorf("instances[%d]: %q matches no file", i, pat)
+					}
+				}
+			}
+		})
+	}
+}
