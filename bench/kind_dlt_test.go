@@ -508,3 +508,66 @@ func TestDLTTable51ElevenMachines(t *testing.T) {
 		}
 	}
 }
+
+// Fig. 5.3 (reference §1.6): with m = 7 or 8 machines, lengthening the schedule saves
+// no energy (the lowest-energy schedule is the shortest one), and with m = 9 at most
+// two machines compute in-core along the trade-off line.
+func TestDLTTable51FewMachinesCannotSaveEnergy(t *testing.T) {
+	for _, m := range []int{7, 8, 9} {
+		fast := solveDLT(t, &DLTSingleProblem{name: "table5.1-mintime", Inst: Table51(m, dlt.MinTime)}, BackendHiGHS)
+		in := Table51(m, dlt.MinEnergy)
+		d := 3000.0
+		in.Deadline = &d
+		low := solveDLT(t, &DLTSingleProblem{name: "table5.1-minenergy", Inst: in}, BackendHiGHS)
+		if fast.Status != StatusOptimal || low.Status != StatusOptimal {
+			t.Fatalf("m = %d: status %s, %s", m, fast.Status, low.Status)
+		}
+		f, l := fast.Solution.(*dlt.SingleSolution), low.Solution.(*dlt.SingleSolution)
+		if saves := l.E < f.E*(1-1e-6); saves != (m == 9) {
+			t.Errorf("m = %d: shortest schedule T = %.3f E = %.1f, lowest energy T = %.3f E = %.1f; the thesis saves energy only from m = 9",
+				m, f.T, f.E, l.T, l.E)
+		}
+		if m == 9 {
+			for _, T := range []float64{l.T, (l.T + f.T) / 2} {
+				s := minEnergyAt(t, 9, T)
+				inCore := 0
+				for _, a := range s.Alpha {
+					if a > 1e-6 && a <= 996+1e-6 {
+						inCore++
+					}
+				}
+				if inCore > 2 {
+					t.Errorf("m = 9, T = %.2f: %d machines in-core, the thesis says at most two", T, inCore)
+				}
+			}
+		}
+	}
+}
+
+// Fig. 5.5 (S = 7, reference §1.6): the lowest energy is reached with m = 11, every
+// machine in-core; a twelfth machine only adds its idle energy P^I·T.
+func TestDLTTable51ShortStartupLowestEnergyAtElevenMachines(t *testing.T) {
+	low := func(m int) *dlt.SingleSolution {
+		in := Table51(m, dlt.MinEnergy)
+		in.S = 7
+		d := 3000.0
+		in.Deadline = &d
+		res := solveDLT(t, &DLTSingleProblem{name: "table5.1-S7", Inst: in}, BackendHiGHS)
+		if res.Status != StatusOptimal {
+			t.Fatalf("m = %d: status %s", m, res.Status)
+		}
+		return res.Solution.(*dlt.SingleSolution)
+	}
+	e10, e11, e12 := low(10), low(11), low(12)
+	if !(e11.E < e10.E && e11.E < e12.E) {
+		t.Errorf("lowest energy: m = 10 %.1f J, m = 11 %.1f J, m = 12 %.1f J; the thesis has m = 11 lowest", e10.E, e11.E, e12.E)
+	}
+	for i, a := range e11.Alpha {
+		if !(a > 1e-6 && a <= 996+1e-6) {
+			t.Errorf("m = 11: machine %d gets %g MB, the thesis has every machine in-core", i, a)
+		}
+	}
+	if want := e11.E + 6*e12.T; math.Abs(e12.T-e11.T) > 1e-6 || math.Abs(e12.E-want) > 1e-6*want {
+		t.Errorf("m = 12: T = %g, E = %g; want m = 11's schedule plus one idle machine (%g J)", e12.T, e12.E, want)
+	}
+}
