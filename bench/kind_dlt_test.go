@@ -571,3 +571,27 @@ func TestDLTTable51ShortStartupLowestEnergyAtElevenMachines(t *testing.T) {
 		t.Errorf("m = 12: T = %g, E = %g; want m = 11's schedule plus one idle machine (%g J)", e12.T, e12.E, want)
 	}
 }
+
+// Fig. 5.8 (S = 1, reference §1.6: "28 machines"): with 40 machines available the
+// shortest schedule loads 28 of them, all in-core. (Our lowest-energy schedule at
+// S = 1 uses fewer machines; see docs/reproduction/dlt.md.)
+func TestDLTTable51FastStartupUsesTwentyEightMachines(t *testing.T) {
+	in := Table51(40, dlt.MinTime)
+	in.S = 1
+	res := solveDLT(t, &DLTSingleProblem{name: "table5.1-S1", Inst: in}, BackendHiGHS)
+	if res.Status != StatusOptimal {
+		t.Fatalf("status %s", res.Status)
+	}
+	loaded, inCore := 0, 0
+	for _, a := range res.Solution.(*dlt.SingleSolution).Alpha {
+		if a > 1e-6 {
+			loaded++
+			if a <= 996+1e-6 {
+				inCore++
+			}
+		}
+	}
+	if loaded != 28 || inCore != 28 {
+		t.Errorf("%d machines loaded, %d in-core; the thesis has 28", loaded, inCore)
+	}
+}
