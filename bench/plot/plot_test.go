@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/schedopt/schedopt/bench"
@@ -109,4 +110,22 @@ func TestSweepPlotsDrawRuntimeAndQuality(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertImages(t, files, 4)
+}
+
+func TestLogTicksLabelShortRanges(t *testing.T) {
+	labels := func(min, max float64) []string {
+		var out []string
+		for _, tk := range (logTicks{}).Ticks(min, max) {
+			if tk.Label != "" {
+				out = append(out, tk.Label)
+			}
+		}
+		return out
+	}
+	if got := labels(2, 16); strings.Join(got, " ") != "2 5 10" {
+		t.Errorf("m from 2 to 16 labelled %v, want [2 5 10]", got)
+	}
+	if got := labels(0.0001, 10); len(got) < 4 || got[len(got)-1] != "10" || strings.Contains(strings.Join(got, " "), "5") {
+		t.Errorf("five decades labelled %v, want the powers of ten", got)
+	}
 }

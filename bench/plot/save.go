@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -64,3 +66,31 @@ func save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
 
 // style returns the color and glyph shape of series i.
 func style(i int) color.Color { return plotutil.Color(i) }
+
+// logTicks labels a logarithmic axis. Over three decades or more it is gonum's LogTicks
+// (labels at powers of ten); over a shorter range, where that leaves one label or none,
+// it labels 1, 2 and 5 × 10^k so that the axis can be read (m = 2..16 gets 2, 5, 10).
+type logTicks struct{}
+
+// Ticks returns the ticks between min and max.
+func (logTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) || math.Log10(max/min) >= 3 {
+		return plot.LogTicks{Prec: -1}.Ticks(min, max)
+	}
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		dec := math.Pow(10, e)
+		for k := 1; k <= 9; k++ {
+			v := float64(k) * dec
+			if v < min*(1-1e-9) || v > max*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if k == 1 || k == 2 || k == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
+}

@@ -108,8 +108,8 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 	p := newPlot(title, "machines m", "run time [s] (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
 	p.Y.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = logTicks{}
+	p.Y.Tick.Marker = logTicks{}
 	// The legend goes right of the data: the x axis runs on past the largest m.
 	p.Legend.Left = false
 	names := sortedKeys(methods)
@@ -180,7 +180,7 @@ func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
 	}
 	p := newPlot("Solution quality vs run time", "run time [s] (median, Q1–Q3)", "objective / best known (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker = logTicks{}
 	tmax := 0.0
 	for i, q := range qs {
 		tmax = math.Max(tmax, math.Max(q.Q3Sec, minSeconds))
