@@ -283,9 +283,9 @@ func TestRandomFrontsAgree(t *testing.T) {
 			}
 			checkDistributions(t, in, name, f)
 		}
-		// Minimality: the representatives of dp, sweep and identical have the fewest
+		// Minimality: the representatives of dp, sweep, HEPOPTA and identical have the fewest
 		// active processors, like the brute-force filter.
-		for _, name := range []string{"dp", "sweep", "identical"} {
+		for _, name := range []string{"dp", "sweep", "hepopta", "identical"} {
 			f, ok := fronts[name]
 			if !ok || !sameFront(f, bf) {
 				continue
