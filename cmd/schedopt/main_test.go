@@ -204,6 +204,16 @@ func TestBadInputExitsTwoWithOneLineNamingFileFieldAndReason(t *testing.T) {
 	durSpec := writeFile(t, dir, "dur.json", `{"instances":[{"files":["`+inst("workload-fig10.json")+`"]}],"backends":["highs"],"time_limits":["ten"]}`)
 	beSpec := writeFile(t, dir, "be.json", `{"instances":[{"files":["`+inst("workload-fig10.json")+`"]}],"backends":["cplex"]}`)
 	good := inst("workload-fig10.json")
+	wl := func(name, n, points, objective string) string {
+		return writeFile(t, dir, name, `{"kind":"workload","n":`+n+`,"objective":"`+objective+`","processors":[{"points":[`+points+`]}]}`)
+	}
+	wlNaN := wl("wnan.json", "2", `{"size":1,"time":1,"energy":1},{"size":2,"time":NaN,"energy":1}`, "pareto")
+	wlDup := wl("wdup.json", "2", `{"size":2,"time":1,"energy":1},{"size":2,"time":2,"energy":1}`, "pareto")
+	wlFrac := wl("wfrac.json", "2", `{"size":1.5,"time":1,"energy":1}`, "pareto")
+	wlStr := wl("wstr.json", "2", `{"size":"2","time":1,"energy":1}`, "pareto")
+	wlFar := wl("wfar.json", "3", `{"size":2,"time":1,"energy":1}`, "pareto")
+	wlObj := wl("wobj.json", "2", `{"size":2,"time":1,"energy":1}`, "min-cost")
+	nanSpec := writeFile(t, dir, "nanspec.json", `{"instances":[{"files":["`+good+`"]}],"backends":["highs"],"gaps":[NaN]}`)
 	cases := []struct {
 		name string
 		args []string
@@ -212,6 +222,12 @@ func TestBadInputExitsTwoWithOneLineNamingFileFieldAndReason(t *testing.T) {
 		{"missing instance", []string{"solve", filepath.Join(dir, "none.json")}, []string{"none.json", "no such file"}},
 		{"broken JSON", []string{"solve", badJSON}, []string{"broken.json", "invalid JSON"}},
 		{"unknown kind", []string{"solve", badKind}, []string{"kind.json", "kind", "unknown kind"}},
+		{"workload NaN", []string{"solve", wlNaN}, []string{"wnan.json", "processors[0].points[1].time", "NaN"}},
+		{"workload duplicate size", []string{"solve", wlDup}, []string{"wdup.json", "processors[0].points[1].size", "duplicate"}},
+		{"workload non-integer size", []string{"solve", wlFrac}, []string{"wfrac.json", "processors[0].points[0].size", "integer"}},
+		{"workload size as a string", []string{"solve", wlStr}, []string{"wstr.json", "processors[0].points[0].size", "number"}},
+		{"workload unreachable n", []string{"solve", wlFar, "--backend", "exact"}, []string{"wfar.json", "n:", "cannot be formed"}},
+		{"workload unknown objective", []string{"solve", wlObj}, []string{"wobj.json", "objective", "min-cost"}},
 		{"unknown backend", []string{"solve", good, "--backend", "cplex"}, []string{"--backend", "unknown backend"}},
 		{"gap out of range", []string{"solve", good, "--gap", "2"}, []string{"--gap", "[0, 1)"}},
 		{"malformed time limit", []string{"solve", good, "--time-limit", "ten"}, []string{"time-limit"}},
@@ -227,6 +243,7 @@ func TestBadInputExitsTwoWithOneLineNamingFileFieldAndReason(t *testing.T) {
 		{"solve-mps exact", []string{"solve-mps", badMPS, "--backend", "exact"}, []string{"--backend", "exact"}},
 		{"bench missing instance", []string{"bench", badSpec, "-o", filepath.Join(dir, "r.jsonl")}, []string{"spec.json", "instances[0].files[0]", "no such file"}},
 		{"bench malformed duration", []string{"bench", durSpec, "-o", filepath.Join(dir, "r.jsonl")}, []string{"dur.json", "time_limits[0]", "malformed duration"}},
+		{"bench NaN gap", []string{"bench", nanSpec, "-o", filepath.Join(dir, "r.jsonl")}, []string{"nanspec.json", "gaps[0]", "NaN"}},
 		{"bench unknown backend", []string{"bench", beSpec, "-o", filepath.Join(dir, "r.jsonl")}, []string{"be.json", "backends[0]", "unknown backend"}},
 		{"bench bad shard", []string{"bench", beSpec, "--shard", "3/2"}, []string{"--shard", "3/2"}},
 		{"report missing file", []string{"bench", "report", filepath.Join(dir, "none.jsonl")}, []string{"none.jsonl", "no such file"}},
