@@ -289,6 +289,8 @@ func workloadFront(ctx context.Context, path string, data []byte, base bench.Pro
 	if len(fr.Points) == 0 {
 		return nil, fmt.Errorf("%s: the %s solve (%s) returned no front", path, obj, res.Status)
 	}
+	tmin := fr.Points[0].T // the front's shortest makespan, T* (HPOPT)
+	fr.TMin = &tmin
 	return fr, nil
 }
 

@@ -359,6 +359,40 @@ func TestFrontSweepsTheDeadline(t *testing.T) {
 	}
 }
 
+// TestFrontOfWorkloadIsSeed000Fig10: `schedopt front` on the Fig. 10 instance prints
+// the paper's three points [000:L250] and, with --total at P_S = 0.5, their total
+// energies 6, 5.5 and 5 (ref §2.6); t_min is T* = 2.
+func TestFrontOfWorkloadIsSeed000Fig10(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want [][2]float64
+	}{
+		{[]string{"front", inst("workload-fig10.json"), "--json"}, [][2]float64{{2, 5}, {3, 4}, {6, 2}}},
+		{[]string{"front", inst("workload-fig10-total-ps0.5.json"), "--total", "--json"}, [][2]float64{{2, 6}, {3, 5.5}, {6, 5}}},
+	} {
+		t.Run(strings.Join(c.args[1:], " "), func(t *testing.T) {
+			code, out, errs := schedopt(t, c.args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			obj := oneObject(t, out)
+			pts := obj["points"].([]any)
+			if len(pts) != len(c.want) {
+				t.Fatalf("%d points, want %v", len(pts), c.want)
+			}
+			for k, w := range c.want {
+				q := pts[k].(map[string]any)
+				if q["T"].(float64) != w[0] || math.Abs(q["E"].(float64)-w[1]) > 1e-9 {
+					t.Errorf("point %d = (%v, %v), want %v", k, q["T"], q["E"], w)
+				}
+			}
+			if tm, ok := obj["t_min"].(float64); !ok || tm != 2 {
+				t.Errorf("t_min = %v, want 2", obj["t_min"])
+			}
+		})
+	}
+}
+
 // instancePath matches the bundled instance files that help texts refer to.
 var instancePath = regexp.MustCompile(`instances/[A-Za-z0-9._-]+\.json`)
 
