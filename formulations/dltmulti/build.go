@@ -298,8 +298,8 @@ func (f *Formulation) addSymmetry() {
 	}
 }
 
-// addEnergy adds (6.6)-(6.12): the energy columns, E_ij >= both pieces of ε (exact
-// because E is minimised or capped), and the total E.
+// addEnergy adds (6.6)-(6.12): the energy columns, E_ij >= both pieces of ε (3.2)
+// (exact because E is minimised or capped), and the total E.
 func (f *Formulation) addEnergy(opt Options) error {
 	in, mod, H := f.In, f.Model, f.Horizon
 	n := in.N
@@ -335,15 +335,17 @@ func (f *Formulation) addEnergy(opt Options) error {
 	e.Add(f.ER, 1)
 	for i, mc := range in.Machines {
 		for j := range n {
-			// E_ij >= k_1i α_ij and E_ij >= k_2i α_ij + l_2i x_ij: exact because E is
-			// minimised (min-energy) or only bounded above (energy cap).
+			// E_ij >= k_1i α_ij and E_ij >= k_2i α_ij + l_2i: exact because E is
+			// minimised (min-energy) or only bounded above (energy cap). The thesis
+			// writes l_2i x_ij; the constant gives the same maxima (α_ij = 0 when
+			// x_ij = 0, and l_2i < 0) without a 1e6 coefficient on a binary (doc.go).
 			v := mod.AddContinuous(0, mc.Eps(in.V), fmt.Sprintf("E[%d,%d]", i+1, j+1))
 			var p model.Expr
 			p.Add(v, 1).Add(f.Alpha[i][j], -mc.K1)
 			mod.AddConstr(p, model.GE, 0, fmt.Sprintf("6.9a[%d,%d]", i+1, j+1))
 			p.Reset()
-			p.Add(v, 1).Add(f.Alpha[i][j], -mc.K2).Add(f.X[i][j], -mc.L2())
-			mod.AddConstr(p, model.GE, 0, fmt.Sprintf("6.9b[%d,%d]", i+1, j+1))
+			p.Add(v, 1).Add(f.Alpha[i][j], -mc.K2)
+			mod.AddConstr(p, model.GE, mc.L2(), fmt.Sprintf("6.9b[%d,%d]", i+1, j+1))
 			f.Eij[i][j] = v
 			e.Add(v, -1)
 		}

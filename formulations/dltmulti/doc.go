@@ -14,6 +14,12 @@
 //     ranges allow.
 //   - The τ linearisation (6.19) is kept exact with the binaries u_ij: with only the
 //     lower pieces, idle time charged at P^N in (6.28) could be hidden in τ.
+//   - The out-of-core energy row of (6.9) is E_ij >= k_2i·α_ij + l_2i with the
+//     constant l_2i instead of l_2i·x_ij, in both variants. Every integer point has the
+//     same maxima (x_ij = 0 forces α_ij = 0, and l_2i < 0 <= E_ij), so no optimum
+//     changes; the LP relaxation is a little weaker. The reason is numerical: with
+//     |l_2i| up to 1e6 on a binary, lp_solve gave up ("undefined internal error") on 15
+//     of 32 tiny min-time instances under an energy cap, and on 3 with the constant.
 //
 // Big-M constants: Z' = (a_2i − a_1i)·V and Z″ = −b_2i in (6.19); in (6.17), (6.18),
 // (6.22), (6.23) Z is the horizon H, an upper bound on T: the deadline when there is one
