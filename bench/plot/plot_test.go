@@ -125,6 +125,9 @@ func TestLogTicksLabelShortRanges(t *testing.T) {
 	if got := labels(2, 16); strings.Join(got, " ") != "2 5 10" {
 		t.Errorf("m from 2 to 16 labelled %v, want [2 5 10]", got)
 	}
+	if got := labels(2, 4); strings.Join(got, " ") != "2 3 4" {
+		t.Errorf("m from 2 to 4 labelled %v, want [2 3 4]", got)
+	}
 	if got := labels(0.0001, 10); len(got) < 4 || got[len(got)-1] != "10" || strings.Contains(strings.Join(got, " "), "5") {
 		t.Errorf("five decades labelled %v, want the powers of ten", got)
 	}
