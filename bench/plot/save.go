@@ -70,7 +70,7 @@ func style(i int) color.Color { return plotutil.Color(i) }
 // logTicks labels a logarithmic axis. Over three decades or more it is gonum's LogTicks
 // (labels at powers of ten); over a shorter range, where that leaves one label or none,
 // it labels 1, 2 and 5 × 10^k so that the axis can be read (m = 2..16 gets 2, 5, 10), and
-// under one decade every k × 10^e (m = 2..4 gets 2, 3, 4).
+// when max/min ≤ 5 every k × 10^e (m = 2..4 gets 2, 3, 4).
 type logTicks struct{}
 
 // Ticks returns the ticks between min and max.
@@ -78,7 +78,7 @@ func (logTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max > min) || math.Log10(max/min) >= 3 {
 		return plot.LogTicks{Prec: -1}.Ticks(min, max)
 	}
-	all := max/min < 10 // under one decade every k·10^e gets a label
+	all := max/min <= 5 // on a short axis every k·10^e gets a label
 	var ticks []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		dec := math.Pow(10, e)
