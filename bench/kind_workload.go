@@ -699,6 +699,9 @@ func genWorkload(fs *pflag.FlagSet) func(seed int64) (any, error) {
 			nn := *n
 			if nn == 0 {
 				nn = 14960 // seed 000's example w = 14960×51200
+				if *p == 1 {
+					nn = 5120 // one FFT-like table holds at most 10000 rows
+				}
 			}
 			in, err = dw.GenFFT(seed, *p, nn)
 		case "identical":

@@ -391,6 +391,7 @@ func TestWorkloadGeneratorFlags(t *testing.T) {
 		{"--profile", "dgemm", "--p", "3", "--points", "40", "--n", "1280"},
 		{"--profile", "dgemm", "--p", "3", "--points", "20"}, // the default n must fit small tables
 		{"--profile", "dgemm", "--p", "1", "--points", "3", "--step", "64"},
+		{"--profile", "fft", "--p", "1"},
 		{"--profile", "fft", "--p", "2", "--n", "4096"},
 		{"--profile", "identical", "--shape", "fft", "--p", "8", "--points", "485", "--n", "300"},
 	} {
