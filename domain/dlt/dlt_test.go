@@ -314,6 +314,8 @@ func TestDecodeNamesTheJSONPath(t *testing.T) {
 		{"an object for the array", `{"V":2,"machines":{"a":1}}`, "machines", "must be an array", false},
 		{"an unknown key in strict mode", `{"V":1,"machines":[{"a":1},{"a":1,"Q":2}]}`, "machines[1].Q", "unknown field", true},
 		{"a truncated document", `{"V":1,"machines":[{"a":1}`, "", "invalid JSON", false},
+		{"a stray closing brace", `{"V":1} }`, "", "after the top-level value", false},
+		{"a second document", `{"V":1} {"V":2}`, "", "after the top-level value", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

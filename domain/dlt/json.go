@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 
@@ -22,7 +23,7 @@ func Decode(data []byte, v any, strict bool) error {
 	}
 	err := dec.Decode(v)
 	if err == nil {
-		if dec.More() {
+		if _, err := dec.Token(); err != io.EOF {
 			return domain.Errorf("", "invalid JSON: data after the top-level value")
 		}
 		return nil
