@@ -128,7 +128,8 @@ type polisher struct {
 
 func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	r, err := s.Solver.Solve(ctx, m, opts)
-	if f, ok := s.forms.Load(m); ok && err == nil && r.HasSolution {
+	f, ok := s.forms.LoadAndDelete(m) // one solve per formulated model: do not keep it
+	if ok && err == nil && r.HasSolution {
 		f.(*fw.Formulation).Polish(r.Values)
 	}
 	return r, err
