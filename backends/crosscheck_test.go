@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
@@ -80,3 +82,31 @@ func solve(t *testing.T, s backends.Solver, m *model.Model) backends.Result {
 }
 
 func agree(a, b float64) bool { return math.Abs(a-b) <= crossTol*math.Max(1, math.Abs(b)) }
+
+// TestCrossCheckRecordedModels solves models that once made a backend claim a wrong
+// optimum and requires both backends to prove the same optimum at gap 0.
+//   - dltmulti-scaled-integers.mps: a dlt-multi MIP on which lp_solve with its default
+//     scaling (which scales integer columns) claimed OPTIMAL at 277.72 while the
+//     proven optimum is 277.37.
+func TestCrossCheckRecordedModels(t *testing.T) {
+	for _, name := range []string{"dltmulti-scaled-integers.mps"} {
+		t.Run(name, func(t *testing.T) {
+			f, err := os.Open(filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			m, err := model.ReadMPS(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := solve(t, highs.New(), m), solve(t, lpsolve.New(), m)
+			if a.Status != backends.Optimal || b.Status != backends.Optimal {
+				t.Fatalf("highs %s (%s), lpsolve %s (%s): both must prove optimality", a.Status, a.Message, b.Status, b.Message)
+			}
+			if !agree(a.Objective, b.Objective) {
+				t.Errorf("highs %.10g, lpsolve %.10g", a.Objective, b.Objective)
+			}
+		})
+	}
+}

@@ -179,10 +179,14 @@ static int schedopt_lp_params(lprec* lp, schedopt_lp_ctl* c, double rel_gap, dou
 	// the limit stays and Solve checks get_max_level afterwards (see depthLimit).
 	set_bb_depthlimit(lp, -50);
 	set_presolve(lp, PRESOLVE_NONE, get_presolveloops(lp));
-	// The default scaling has produced false infeasibility claims; the confirming
-	// re-solve uses plain geometric scaling with dynamic updates instead.
+	// lp_solve's default scaling includes SCALE_INTEGERS, which scales integer columns
+	// too; with it lp_solve claimed OPTIMAL at 277.72 on a dlt-multi model whose proven
+	// optimum is 277.37, and geometric+equilibrate without it solves that model right.
+	// A false infeasibility claim was seen with the default scaling as well, so an
+	// infeasibility is confirmed by a re-solve with geometric scaling and dynamic
+	// updates (alt_scaling).
 	set_scaling(lp, alt_scaling ? SCALE_GEOMETRIC + SCALE_DYNUPDATE
-	                            : SCALE_GEOMETRIC + SCALE_EQUILIBRATE + SCALE_INTEGERS);
+	                            : SCALE_GEOMETRIC + SCALE_EQUILIBRATE);
 	set_improve(lp, IMPROVE_DUALFEAS | IMPROVE_THETAGAP);
 	set_simplextype(lp, SIMPLEX_DUAL_PRIMAL);
 	set_pivoting(lp, PRICER_DEVEX + PRICE_ADAPTIVE);

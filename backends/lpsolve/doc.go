@@ -28,8 +28,9 @@
 // binding relies on is set explicitly: set_epslevel(EPS_TIGHT) first, infinity 1e30,
 // epsint 1e-7, absolute and relative MIP gaps from Options (0 for the zero value),
 // timeout, break-at-first off, break-at-value off, ceiling branch first,
-// NODE_FIRSTSELECT, depth limit −50 (checked after the run: see below), no presolve, scaling GEOMETRIC+EQUILIBRATE+
-// INTEGERS, improve DUALFEAS+THETAGAP, simplex DUAL_PRIMAL, pricing DEVEX+ADAPTIVE,
+// NODE_FIRSTSELECT, depth limit −50 (checked after the run: see below), no presolve,
+// scaling GEOMETRIC+EQUILIBRATE (not lp_solve's default, which also scales integer
+// columns and produced a false optimum), improve DUALFEAS+THETAGAP, simplex DUAL_PRIMAL, pricing DEVEX+ADAPTIVE,
 // verbosity NEUTRAL (NORMAL when Options.Log is set; the log goes through put_logfunc
 // and a runtime/cgo.Handle to the writer).
 //
