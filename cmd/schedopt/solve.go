@@ -109,7 +109,7 @@ status, infeasible included.`,
 			}
 			res, err := bench.Run(cmd.Context(), p, bench.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
 			if errors.Is(err, bench.ErrNoExact) {
-				return usagef("--backend exact: %s has no exact algorithm (kind %s); use highs or lpsolve", args[0], p.Kind())
+				return usagef("--backend exact: %s: %v; use highs or lpsolve", args[0], err)
 			}
 			if err != nil {
 				if f.json {
