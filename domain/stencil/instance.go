@@ -67,12 +67,11 @@ type Instance struct {
 	Grid       *Grid       `json:"grid,omitempty"`
 }
 
-// Parse decodes and validates an instance. Unknown fields are rejected, so that a
-// misspelt field is not silently ignored. Errors are *domain.FieldError values.
+// Parse decodes and validates an instance. Fields beyond the spec are ignored (the
+// spec welcomes them). Errors are *domain.FieldError values.
 func Parse(data []byte) (*Instance, error) {
 	var in Instance
 	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {
 		return nil, jsonError(err)
 	}
