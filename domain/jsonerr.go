@@ -94,6 +94,9 @@ func jsonPathAt(data []byte, stop int64) (path string, bad bool) {
 		}
 		switch t := tok.(type) {
 		case json.Delim:
+			if stop >= 0 && (t == '{' || t == '[') && dec.InputOffset() >= stop {
+				return before, true // an object or array where another type belongs
+			}
 			switch t {
 			case '{':
 				stack = append(stack, jsonFrame{obj: true, wantKey: true})
