@@ -47,3 +47,29 @@ func TestJSONErrorNamesThePath(t *testing.T) {
 		})
 	}
 }
+
+// FuzzJSONError: any document that fails to decode gives one FieldError of one line.
+func FuzzJSONError(f *testing.F) {
+	f.Add(`{"n":4,"processors":[{"points":[{"size":1,"energy":NaN}]}]}`)
+	f.Add(`{"n":[1,{"a":"b"}],"processors":"x"}`)
+	f.Add(`[[[`)
+	f.Fuzz(func(t *testing.T, data string) {
+		var d struct {
+			N          *float64 `json:"n"`
+			Processors []struct {
+				Points []struct {
+					Size *float64 `json:"size"`
+				} `json:"points"`
+			} `json:"processors"`
+		}
+		err := json.Unmarshal([]byte(data), &d)
+		if err == nil {
+			return
+		}
+		got := JSONError([]byte(data), err)
+		var fe *FieldError
+		if !errors.As(got, &fe) || strings.ContainsAny(fe.Field, "\n") {
+			t.Fatalf("JSONError(%q) = %v", data, got)
+		}
+	})
+}
