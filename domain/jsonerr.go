@@ -64,6 +64,10 @@ func jsonPathAt(data []byte, stop int64) (path string, bad bool) {
 				if f.wantKey || f.key == "" {
 					break
 				}
+				if !plainKey(f.key) {
+					b.WriteString("[" + strconv.Quote(f.key) + "]") // keeps the path on one line
+					continue
+				}
 				if b.Len() > 0 {
 					b.WriteByte('.')
 				}
@@ -169,4 +173,17 @@ func jsonTypeName(t reflect.Type) string {
 		return "an object"
 	}
 	return t.String()
+}
+
+// plainKey reports whether a key can be written bare in a path (letters, digits, _ and -).
+func plainKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		if !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return true
 }

@@ -28,6 +28,7 @@ func TestJSONErrorNamesThePath(t *testing.T) {
 			"processors[0].points[0].size", "must be a number, got JSON string"},
 		{"object where an array belongs", `{"n":4,"processors":{"points":[]}}`, "processors", "must be an array, got JSON object"},
 		{"array where a number belongs", `{"n":4,"processors":[{"points":[{"size":[1]}]}]}`, "processors[0].points[0].size", "must be a number, got JSON array"},
+		{"a key with a newline stays on one line", `{"n\nx":NaN}`, `["n\nx"]`, "NaN"},
 		{"truncated document", `{"n":4,"processors":[{"points":[`, "processors[0].points[0]", "unexpected end"},
 		{"missing comma", `{"n":4 "processors":[]}`, "", "line 1, column 8"},
 	} {
