@@ -505,10 +505,44 @@ func (p *WorkloadProblem) crossCheckFront(ctx context.Context, res *Result, sol 
 	res.Check.Exact = ec
 }
 
-// CompareFronts returns "" when got equals want point by point (identical makespans,
-// energies within the requested gaps plus AgreeTol, same active-processor counts), and
-// otherwise a description of the first difference.
+// CompareFronts returns "" when got agrees with the exact front want, and otherwise a
+// description of the first difference. With zero gaps, agreement is equality point by
+// point: identical makespans, energies within AgreeTol, the same active-processor
+// counts. With a gap g > 0 the loop may merge points whose energies lie within g and may
+// stop a makespan within g of T*, so got agrees when it covers want within the gap
+// (every exact point has a got point with T' ≤ T·(1+g) and E' ≤ E·(1+g), plus AbsGap
+// and AgreeTol) and no got point lies below the exact front.
 func CompareFronts(got, want dw.Front, opts backends.Options) string {
+	strict := strictFrontDiff(got, want, opts)
+	if strict == "" || (opts.RelGap == 0 && opts.AbsGap == 0) {
+		return strict
+	}
+	within := func(x, limit, g float64) bool {
+		return x <= limit*(1+g)+opts.AbsGap+AgreeTol*math.Max(1, math.Abs(limit))
+	}
+	covered := func(cov []dw.Solution, q dw.Solution, g float64) bool {
+		for _, c := range cov {
+			if within(c.T, q.T, g) && within(c.E, q.E, g) {
+				return true
+			}
+		}
+		return false
+	}
+	for k, w := range want.Front {
+		if !covered(got.Front, w, opts.RelGap) {
+			return fmt.Sprintf("exact point %d (T=%g, E=%g) is not covered within the gap %g by the %d-point front", k, w.T, w.E, opts.RelGap, len(got.Front))
+		}
+	}
+	for k, g := range got.Front {
+		if !covered(want.Front, g, 0) {
+			return fmt.Sprintf("point %d (T=%g, E=%g) lies below the exact front", k, g.T, g.E)
+		}
+	}
+	return ""
+}
+
+// strictFrontDiff compares two fronts point by point.
+func strictFrontDiff(got, want dw.Front, opts backends.Options) string {
 	if len(got.Front) != len(want.Front) {
 		return fmt.Sprintf("%d front points, exact algorithm %d", len(got.Front), len(want.Front))
 	}

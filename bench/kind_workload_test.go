@@ -637,3 +637,53 @@ func TestWorkloadLPSolveFloatingMakespan(t *testing.T) {
 		}
 	}
 }
+
+func TestCompareFrontsWithinTheGap(t *testing.T) {
+	pts := func(v ...float64) dw.Front {
+		f := dw.Front{}
+		for i := 0; i+1 < len(v); i += 2 {
+			f.Front = append(f.Front, dw.Solution{T: v[i], E: v[i+1], Sizes: []int{1}})
+		}
+		return f
+	}
+	exact := pts(2, 100, 3, 98, 6, 50)
+	gap := backends.Options{RelGap: 0.05}
+	for _, c := range []struct {
+		name  string
+		got   dw.Front
+		opts  backends.Options
+		agree bool
+	}{
+		{"the exact front agrees at zero gap", pts(2, 100, 3, 98, 6, 50), backends.Options{}, true},
+		{"a merged point disagrees at zero gap", pts(2, 100, 6, 50), backends.Options{}, false},
+		{"a point merged within the gap agrees", pts(2, 100, 6, 50), gap, true},
+		{"a missed point beyond the gap disagrees", pts(2, 100, 6, 60), gap, false},
+		{"a point below the exact front disagrees", pts(2, 100, 5, 50), gap, false},
+		{"no point near T* disagrees", pts(3, 98, 6, 50), gap, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			msg := CompareFronts(c.got, exact, c.opts)
+			if (msg == "") != c.agree {
+				t.Errorf("CompareFronts = %q, want agreement %v", msg, c.agree)
+			}
+		})
+	}
+}
+
+// TestWorkloadFrontWithAGap: with a 5% gap HiGHS may return fewer points than the exact
+// front, but the exact check must accept the front as covering it within the gap.
+func TestWorkloadFrontWithAGap(t *testing.T) {
+	p, err := LoadFile("../instances/workload-small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := workloadReq(BackendHiGHS)
+	req.Options.RelGap = 0.05
+	res, err := p.Solve(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
+		t.Errorf("status %s, exact check %+v", res.Status, res.Check.Exact)
+	}
+}

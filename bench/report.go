@@ -345,22 +345,49 @@ func claimOf(r *Record, label string) (claim, bool) {
 	return c, true
 }
 
-// frontConflict compares two proven fronts point by point.
+// frontConflict compares two proven fronts. A front proven within relative gap g covers
+// the true front: for every true point (T, E) it has a point with T' ≤ T·(1+g) and
+// E' ≤ E·(1+g). Every point of the other front is feasible, so it lies on or above the
+// true front and must be covered the same way. Two fronts agree when each covers the
+// other within its own gap (plus agreeRelTol); with zero gaps that is point-by-point
+// equality, since both are strictly monotone.
 func frontConflict(a, b claim) string {
-	if len(a.front) != len(b.front) {
-		return fmt.Sprintf("proven fronts differ: %d points against %d", len(a.front), len(b.front))
-	}
-	for k := range a.front {
-		p, q := a.front[k], b.front[k]
-		for _, x := range [][2]float64{{p.T, q.T}, {p.E, q.E}} {
-			scale := math.Max(1, math.Max(math.Abs(x[0]), math.Abs(x[1])))
-			if math.Abs(x[0]-x[1]) > (a.gap+b.gap+agreeRelTol)*scale {
-				return fmt.Sprintf("proven fronts differ at point %d: (T %s, E %s) against (T %s, E %s)",
-					k+1, fmtNum(p.T), fmtNum(p.E), fmtNum(q.T), fmtNum(q.E))
+	for _, p := range [][2]claim{{a, b}, {b, a}} {
+		cov, pts := p[0], p[1]
+		if k, ok := uncovered(cov.front, pts.front, cov.gap); !ok {
+			q := pts.front[k]
+			best := "none"
+			for _, c := range cov.front {
+				if c.T <= q.T*(1+cov.gap)+agreeRelTol*math.Max(1, q.T) {
+					best = "E " + fmtNum(c.E) // fronts are sorted by T: the last one is the lowest
+				}
 			}
+			return fmt.Sprintf("proven fronts differ (%d points against %d) at point %d (T %s): %s has E %s, %s's best at that makespan is %s",
+				len(pts.front), len(cov.front), k+1, fmtNum(q.T), pts.label, fmtNum(q.E), cov.label, best)
 		}
 	}
 	return ""
+}
+
+// uncovered returns the index of the first point of pts that no point of cov weakly
+// dominates within relative gap g (plus agreeRelTol), and false; or -1 and true.
+func uncovered(cov, pts []frontPoint, g float64) (int, bool) {
+	within := func(x, limit float64) bool {
+		return x <= limit*(1+g)+agreeRelTol*math.Max(1, math.Abs(limit))
+	}
+	for k, q := range pts {
+		ok := false
+		for _, c := range cov {
+			if within(c.T, q.T) && within(c.E, q.E) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return k, false
+		}
+	}
+	return -1, true
 }
 
 func (c claim) value() string {

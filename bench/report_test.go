@@ -235,3 +235,39 @@ func TestReportComparesProvenFrontsPointByPoint(t *testing.T) {
 		}
 	}
 }
+
+// TestReportFrontsWithinTheGap: a front proven within a 5% gap may merge points whose
+// energies differ by less than 5%, but it may not claim a point below the exact front
+// nor miss one by more than the gap.
+func TestReportFrontsWithinTheGap(t *testing.T) {
+	front := func(pts ...float64) any {
+		var f []map[string]any
+		for i := 0; i+1 < len(pts); i += 2 {
+			f = append(f, map[string]any{"T": pts[i], "E": pts[i+1], "sizes": []int{1}})
+		}
+		return map[string]any{"front": f}
+	}
+	exact := rec("w", "exact", nil, bench.StatusOptimal, f64(2), 0)
+	exact.Result.Solution = front(2, 100, 3, 98, 6, 50)
+	for _, c := range []struct {
+		name     string
+		solution any
+		conflict bool
+	}{
+		{"the 98 J point merged into the 100 J one (2% apart)", front(2, 100, 6, 50), false},
+		{"every point within 5% above the exact ones", front(2, 102, 6, 52), false},
+		{"a point 6% above the exact 98 J with nothing closer", front(2, 104, 6, 52), true},
+		{"the 50 J point missed by more than the gap", front(2, 100, 6, 60), true},
+		{"a point below the exact front", front(2, 100, 5, 50), true},
+		{"no point as fast as T* = 2", front(3, 98, 6, 50), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := rec("w", "highs", f64(0.05), bench.StatusOptimal, f64(2), 0)
+			h.Result.Solution = c.solution
+			rep := bench.BuildReport([]*bench.Record{exact, h})
+			if got := len(rep.Disagreements) > 0; got != c.conflict {
+				t.Errorf("disagreements %+v, want conflict = %v", rep.Disagreements, c.conflict)
+			}
+		})
+	}
+}
