@@ -717,7 +717,7 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 	b.WriteString("Every pair of backends (and the exact oracles, marked ★) on the instances both answered; heuristics " +
 		"prove nothing and are compared in the quality table. Two answers " +
 		"disagree when both are proven optimal but differ beyond their gaps, when one is infeasible and the other has " +
-		"a solution, when a solution lies below a proven lower bound, or when two proven Pareto fronts differ in any point.\n\n")
+		"a solution, when a solution lies below a proven lower bound, or when of two proven Pareto fronts one does not cover the other within its gap (point by point with zero gaps).\n\n")
 	if len(rep.Pairs) == 0 {
 		b.WriteString("No instance was answered by two backends.\n")
 	} else {
