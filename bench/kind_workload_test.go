@@ -660,6 +660,8 @@ func TestCompareFrontsWithinTheGap(t *testing.T) {
 		{"a missed point beyond the gap disagrees", pts(2, 100, 6, 60), gap, false},
 		{"a point below the exact front disagrees", pts(2, 100, 5, 50), gap, false},
 		{"no point near T* disagrees", pts(3, 98, 6, 50), gap, false},
+		{"a representative with more active processors disagrees at any gap",
+			dw.Front{Front: []dw.Solution{{T: 2, E: 100, Sizes: []int{1, 1}}, {T: 3, E: 98, Sizes: []int{1}}, {T: 6, E: 50, Sizes: []int{1}}}}, gap, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			msg := CompareFronts(c.got, exact, c.opts)
