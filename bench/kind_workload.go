@@ -591,10 +591,28 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 	res.Seconds.Build = time.Since(t0).Seconds()
 	res.Model = Stats(f.M)
 	m := newMILP(req, res)
+	// found holds every distribution the solves returned; complete is the front once the
+	// sweep has finished (only the fewest-active stage is left).
+	var found []xw.Point
+	var complete xw.Front
 	stop := func(err error) (*Result, error) {
 		if errors.Is(err, errStageLimit) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 			res.Status = StatusTimeLimit
 			res.Message = fmt.Sprintf("stopped after %d MILP solves: %v", m.solves, err)
+			if len(found) == 0 {
+				return res, nil
+			}
+			// The distributions found so far are feasible: report their non-dominated
+			// set as an unproven front ("feasible"), never as the exact one.
+			part, what := complete, "the front's points, without the fewest-active stage on every point"
+			if part == nil {
+				part, what = xw.NonDominated(found), "the non-dominated distributions found so far, not the complete front"
+			}
+			sol, check := p.frontOf(part)
+			p.fillFront(res, sol, check, false)
+			if res.Status != StatusError {
+				res.Message = fmt.Sprintf("time limit after %d MILP solves: %d points, %s", m.solves, len(sol.Front), what)
+			}
 			return res, nil
 		}
 		return nil, fmt.Errorf("%s: %w", p.name, err)
@@ -631,7 +649,7 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 	}
 	// Every distribution found so far is a MIP start candidate: the cheapest one that
 	// meets a threshold is feasible there.
-	found := []xw.Point{first}
+	found = []xw.Point{first}
 	oracle := func(ctx context.Context, tau float64) (xw.Point, bool, error) {
 		f.SetThreshold(tau)
 		f.BoundEnergy(math.Inf(1))
@@ -662,6 +680,7 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 	if err != nil {
 		return stop(err)
 	}
+	complete = front
 	// Last stage: the fewest active processors at each point.
 	for k, q := range front {
 		f.SetThreshold(q.T)

@@ -17,6 +17,7 @@ import (
 	"github.com/schedopt/schedopt/backends/lpsolve"
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
+	"github.com/schedopt/schedopt/model"
 )
 
 // The cross-check protocol of ref §5.3 for the kind "workload": the ILP on HiGHS (and
@@ -687,5 +688,62 @@ func TestWorkloadFrontWithAGap(t *testing.T) {
 	}
 	if res.Status != StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
 		t.Errorf("status %s, exact check %+v", res.Status, res.Check.Exact)
+	}
+}
+
+// stopAfter is a backend that reaches its "time limit" without a solution from the
+// (after+1)-th solve on.
+type stopAfter struct {
+	backends.Solver
+	after, solves int
+}
+
+func (s *stopAfter) Solve(ctx context.Context, m *model.Model, o backends.Options) (backends.Result, error) {
+	s.solves++
+	if s.solves > s.after {
+		return backends.Result{Status: backends.TimeLimit}, nil
+	}
+	return s.Solver.Solve(ctx, m, o)
+}
+
+// TestWorkloadFrontStoppedMidway: a front loop stopped by the limit reports what it
+// found as an unproven front ("feasible"): feasible distributions, non-dominated among
+// themselves, none below the exact front, and never "optimal".
+func TestWorkloadFrontStoppedMidway(t *testing.T) {
+	p, err := LoadFile("../instances/workload-small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wp := p.(*WorkloadProblem)
+	exact, _, err := wp.exactFront(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := wp.frontOf(exact)
+	for _, after := range []int{1, 4, 9} {
+		t.Run(fmt.Sprintf("after %d solves", after), func(t *testing.T) {
+			req := workloadReq(BackendHiGHS)
+			req.Solver = &stopAfter{Solver: req.Solver, after: after}
+			res, err := p.Solve(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := res.Solution.(dw.Front)
+			if res.Status != StatusFeasible || !ok || len(got.Front) == 0 || len(got.Front) >= len(want.Front) {
+				t.Fatalf("status %s, solution %v (exact front: %d points)", res.Status, res.Solution, len(want.Front))
+			}
+			if _, err := wp.Inst.CheckFront(got); err != nil {
+				t.Error(err)
+			}
+			for k, g := range got.Front {
+				below := true
+				for _, w := range want.Front {
+					below = below && !(w.T <= g.T && w.E <= g.E*(1+AgreeTol))
+				}
+				if below {
+					t.Errorf("point %d (T=%g, E=%g) lies below the exact front", k, g.T, g.E)
+				}
+			}
+		})
 	}
 }
