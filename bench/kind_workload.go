@@ -119,6 +119,19 @@ func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, Evalu
 	}
 }
 
+// stoppedExact turns an exact algorithm stopped by the context (the time limit, or an
+// interrupt) into a definite "time_limit" result without a solution; other outcomes
+// pass through.
+func (p *WorkloadProblem) stoppedExact(ctx context.Context, req SolveRequest) func(*Result, error) (*Result, error) {
+	return func(res *Result, err error) (*Result, error) {
+		if err == nil || ctx.Err() == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
+			return res, err
+		}
+		return &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend, Status: StatusTimeLimit,
+			Message: "the exact algorithm was stopped: " + err.Error()}, nil
+	}
+}
+
 // polisher passes solves to a backend and applies Formulation.Polish to the values of
 // the models built by Formulate, before SolveFormulated verifies them.
 type polisher struct {
@@ -142,9 +155,12 @@ func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Optio
 func (p *WorkloadProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
 	if dw.IsFront(p.Inst.Objective) {
 		if req.Backend == BackendExact {
-			return p.solveFrontExact(ctx, req)
+			return p.stoppedExact(ctx, req)(p.solveFrontExact(ctx, req))
 		}
 		return p.solveFrontMILP(ctx, req)
+	}
+	if req.Backend == BackendExact {
+		return p.stoppedExact(ctx, req)(SolveFormulated(ctx, p, req, p.exactSingle))
 	}
 	if req.Solver != nil {
 		req.Solver = polisher{req.Solver, &p.forms}
@@ -332,21 +348,34 @@ func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
 			return nil, err
 		}
 		q, ok, err := oracle(ctx, tstar)
-		if err != nil || !ok {
-			return nil, fmt.Errorf("min-energy DP at T* = %g: ok=%v: %v", tstar, ok, err)
+		if err != nil {
+			return nil, fmt.Errorf("min-energy DP at T* = %g: %w", tstar, err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("min-energy DP at T* = %g: no distribution", tstar)
 		}
 		pt, alg = q, "binary search over Θ + "+oname
 	case dw.ObjMinEnergy:
 		emin, ok, err := oracle(ctx, math.Inf(1))
-		if err != nil || !ok {
-			return nil, fmt.Errorf("min-energy DP: ok=%v: %v", ok, err)
+		if err != nil {
+			return nil, fmt.Errorf("min-energy DP: %w", err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("min-energy DP: no distribution")
 		}
 		// The smallest threshold that still reaches E_min (E*(τ) is non-increasing).
 		th := xw.Thetas(ts)
+		var searchErr error
 		k := sort.Search(len(th), func(i int) bool {
 			q, ok, err := oracle(ctx, th[i])
+			if err != nil && searchErr == nil {
+				searchErr = err
+			}
 			return err == nil && ok && xw.EqualEnergy(q.E, emin.E)
 		})
+		if searchErr != nil {
+			return nil, fmt.Errorf("min-energy DP: %w", searchErr)
+		}
 		if k == len(th) {
 			return nil, fmt.Errorf("min-energy DP: no threshold reaches E_min = %g", emin.E)
 		}

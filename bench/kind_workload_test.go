@@ -747,3 +747,31 @@ func TestWorkloadFrontStoppedMidway(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkloadExactStoppedByTheLimit: an exact algorithm stopped by the time limit is a
+// definite "time_limit" without a solution, for fronts and single objectives alike
+// (the min-energy search used to report "no threshold reaches E_min" instead).
+func TestWorkloadExactStoppedByTheLimit(t *testing.T) {
+	in, err := dw.GenDGEMM(1, 5, 60, 1, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, obj := range []string{dw.ObjPareto, dw.ObjMinEnergy, dw.ObjMinTime, dw.ObjMinTotal} {
+		t.Run(obj, func(t *testing.T) {
+			cp := *in
+			cp.Objective = obj
+			if err := cp.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), -1)
+			defer cancel()
+			res, err := NewWorkloadProblem(&cp, "stopped").Solve(ctx, workloadReq(BackendExact))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != StatusTimeLimit || res.Solution != nil {
+				t.Errorf("status %s, solution %v; want time_limit and none", res.Status, res.Solution)
+			}
+		})
+	}
+}
