@@ -230,8 +230,11 @@ func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 			}
 		}
 		if limitsOnly {
-			res.Status = StatusInfeasible
+			// A heuristic schedule that misses the deadline or the energy limit proves
+			// nothing about the instance.
+			res.Status = StatusError
 			res.Objective = nil
+			res.Message = NoScheduleMessage + res.Message
 		}
 	}
 	return res, nil

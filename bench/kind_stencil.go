@@ -574,11 +574,11 @@ func (p *StencilProblem) RunHeuristic(ctx context.Context, name string) (*Result
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	res.Check.Evaluator = &check
 	if !check.OK {
-		// The heuristics balance load and ignore the deadline: a miss is an infeasible
-		// answer, not an error.
-		res.Status = StatusInfeasible
+		// The heuristics balance load and ignore the deadline: a miss proves nothing
+		// about the instance.
+		res.Status = StatusError
 		res.Objective = nil
-		res.Message = check.Message
+		res.Message = NoScheduleMessage + check.Message
 	}
 	return res, nil
 }

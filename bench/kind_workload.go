@@ -874,8 +874,8 @@ func (p *WorkloadProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 	}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	if len(cands) == 0 {
-		res.Status = StatusInfeasible // the heuristic found no distribution, not a proof
-		res.Message = name + " found no distribution"
+		res.Status = StatusError
+		res.Message = NoScheduleMessage + name + " found no distribution"
 		return res, nil
 	}
 	if dw.IsFront(p.Inst.Objective) {

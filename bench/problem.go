@@ -37,9 +37,15 @@ type HeuristicProblem interface {
 	// Heuristics lists the heuristic names this instance supports.
 	Heuristics() []string
 	// RunHeuristic runs one heuristic; the Result has Backend set to the heuristic's
-	// name, status "feasible" (or "infeasible"), and an evaluator check.
+	// name, status "feasible" and an evaluator check. A heuristic never claims
+	// infeasibility: when it finds no valid schedule the status is "error" and the
+	// message starts with NoScheduleMessage.
 	RunHeuristic(ctx context.Context, name string) (*Result, error)
 }
+
+// NoScheduleMessage starts the message of a heuristic result that found no valid
+// schedule, which proves nothing about the instance.
+const NoScheduleMessage = "no valid schedule found (not a proof of infeasibility): "
 
 // Formulated is a model built from an instance together with its decoder.
 type Formulated struct {

@@ -116,7 +116,7 @@ func BuildReport(recs []*Record) *Report {
 		}
 		g.Jobs++
 		status := r.Status
-		if isHeuristic(r) && status == StatusInfeasible {
+		if isHeuristic(r) && (status == StatusInfeasible || r.NoSchedule()) {
 			// A heuristic that found no schedule within the limits proves nothing.
 			status = StatusTimeLimit
 		}

@@ -52,7 +52,13 @@ const StatusUnsupported = "unsupported"
 
 // Failed reports whether the job failed (an error or a crash, as opposed to any
 // definite solver status).
-func (r *Record) Failed() bool { return r.Status == StatusError }
+func (r *Record) Failed() bool { return r.Status == StatusError && !r.NoSchedule() }
+
+// NoSchedule reports whether the job is a heuristic that found no valid schedule: an
+// answer of the heuristic, not a failure of the job.
+func (r *Record) NoSchedule() bool {
+	return r.Status == StatusError && r.Result != nil && strings.HasPrefix(r.Result.Message, NoScheduleMessage)
+}
 
 // Objective returns the result's objective, if any.
 func (r *Record) Objective() (float64, bool) {
