@@ -134,6 +134,16 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		Solver:    name,
 		Message:   modelStatusName(ms),
 	}
+	if ms == modelInterrupt {
+		// The watcher's interrupt: say which limit it enforced rather than HiGHS's
+		// "interrupted by user".
+		switch ctlReason(ctl) {
+		case stopDeadline:
+			res.Message = "time limit reached"
+		case stopContext:
+			res.Message = "interrupted: context done"
+		}
+	}
 	if st == statusError {
 		switch ms {
 		case modelNotset, modelLoadError, modelModelError:
