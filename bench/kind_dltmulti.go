@@ -98,7 +98,7 @@ func (p *DLTMultiProblem) BestStart() (dm.Schedule, bool) {
 	var best dm.Schedule
 	bestV, found := math.Inf(1), false
 	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
-		for _, psr := range hdlt.PSRs {
+		for _, psr := range hdlt.PSRs() {
 			h, err := hdlt.Online(in, rule, psr, heuristicSeed)
 			if err != nil || len(h.Messages) == 0 {
 				continue
@@ -164,7 +164,7 @@ func (p *DLTMultiProblem) Exact(ctx context.Context) (*Outcome, error) {
 func (p *DLTMultiProblem) Heuristics() []string {
 	var hs []string
 	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
-		for _, psr := range hdlt.PSRs {
+		for _, psr := range hdlt.PSRs() {
 			hs = append(hs, string(rule)+"-"+string(psr))
 		}
 	}
@@ -174,7 +174,7 @@ func (p *DLTMultiProblem) Heuristics() []string {
 		identical = identical && dm.Identical(mc, p.Inst.Machines[0])
 	}
 	if identical {
-		for _, r := range hdlt.HomogeneousRules {
+		for _, r := range hdlt.HomogeneousRules() {
 			hs = append(hs, "hom-"+string(r))
 		}
 	}

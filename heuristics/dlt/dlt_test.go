@@ -71,7 +71,7 @@ func TestClosedFormsAgreeWithSimulationOnlyWhenNfPositive(t *testing.T) {
 }
 
 func TestHomogeneousRulesSendTheWholeLoadFeasibly(t *testing.T) {
-	for _, rule := range HomogeneousRules {
+	for _, rule := range HomogeneousRules() {
 		for _, m := range []int{1, 4, 12} {
 			in := sec522(m)
 			s, err := Homogeneous(in, rule)
@@ -98,7 +98,7 @@ func TestOnlineHeuristicsAreFeasibleForEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rule := range []Rule{SSC, GSS} {
-		for _, p := range PSRs {
+		for _, p := range PSRs() {
 			s, err := Online(in, rule, p, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -116,7 +116,7 @@ func TestOnlineHeuristicsAreFeasibleForEveryRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		bt := dm.Evaluate(in, best, dm.EvalOptions{AnyCount: true}).Makespan
-		for _, p := range PSRs {
+		for _, p := range PSRs() {
 			s, _ := Online(in, rule, p, 1)
 			if v := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true}).Makespan; v < bt-1e-9 {
 				t.Errorf("super-%s T %g worse than %s's %g", rule, bt, p, v)

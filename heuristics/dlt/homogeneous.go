@@ -21,8 +21,8 @@ const (
 	GSS Rule = "gss" // guided self-scheduling: α = min{V', max{1, min{V'/m, ρ}}}
 )
 
-// HomogeneousRules lists the §5.2.1 rules.
-var HomogeneousRules = []Rule{SSC, SCU, SCO, GSS}
+// HomogeneousRules returns the §5.2.1 rules (a new slice on every call).
+func HomogeneousRules() []Rule { return []Rule{SSC, SCU, SCO, GSS} }
 
 // Homogeneous runs a §5.2.1 rule on an instance of identical machines: every machine
 // is woken at time 0, chunks go round robin to M_1..M_m, each transfer starts when the

@@ -33,8 +33,10 @@ const (
 	PSRRnd PSR = "Rnd"
 )
 
-// PSRs lists all 14 rules in the thesis's order.
-var PSRs = []PSR{PSRk1, PSRk2, PSRl2, PSRa1, PSRa2, PSRb2, PSRC, PSRS, PSRPI, PSRPN, PSRPS, PSRO, PSRRAM, PSRRnd}
+// PSRs returns all 14 rules in the thesis's order (a new slice on every call).
+func PSRs() []PSR {
+	return []PSR{PSRk1, PSRk2, PSRl2, PSRa1, PSRa2, PSRb2, PSRC, PSRS, PSRPI, PSRPN, PSRPS, PSRO, PSRRAM, PSRRnd}
+}
 
 func psrKey(p PSR, mc dltmulti.Machine) (float64, error) {
 	switch p {
@@ -179,7 +181,7 @@ func Super(ctx context.Context, in *dltmulti.Instance, rule Rule, crit Criterion
 	var best dltmulti.Schedule
 	var bestP PSR
 	bestV := math.Inf(1)
-	for _, p := range PSRs {
+	for _, p := range PSRs() {
 		if err := ctx.Err(); err != nil {
 			return best, bestP, err
 		}
