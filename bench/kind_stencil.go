@@ -665,12 +665,12 @@ func stencilProcs(config string) ([]dst.ThesisProc, error) {
 	for _, s := range strings.Split(config, ",") {
 		switch strings.TrimSpace(strings.ToLower(s)) {
 		case "cpu":
-			p := dst.ThesisCPU
+			p := dst.ThesisCPU()
 			p.Name = fmt.Sprintf("cpu%d", nc)
 			nc++
 			ps = append(ps, p)
 		case "gpu":
-			p := dst.ThesisGPU
+			p := dst.ThesisGPU()
 			p.Name = fmt.Sprintf("gpu%d", ng)
 			ng++
 			ps = append(ps, p)

@@ -47,7 +47,7 @@ func solveStencil(t testing.TB, p *StencilProblem, solver backends.Solver, name 
 // tinyGrid is a 2×2×1 grid (4 tasks, 8 arcs) on one CPU and two GPUs with the thesis's
 // rates and a round quantum long enough that rounds can bind.
 func tinyGrid(deadline float64) *dst.Instance {
-	in := dst.NewThesisInstance("tiny", dst.Grid{NX: 2, NY: 2, NZ: 1}, []dst.ThesisProc{dst.ThesisCPU, dst.ThesisGPU, dst.ThesisGPU}, deadline)
+	in := dst.NewThesisInstance("tiny", dst.Grid{NX: 2, NY: 2, NZ: 1}, []dst.ThesisProc{dst.ThesisCPU(), dst.ThesisGPU(), dst.ThesisGPU()}, deadline)
 	in.RoundTime = 20e-6
 	return in
 }

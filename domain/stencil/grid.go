@@ -71,17 +71,21 @@ type ThesisProc struct {
 	IdleWatts   int64 // W
 }
 
-// The two processor types of the thesis's single node (Xeon E5-2670, Kepler K20m).
-var (
-	ThesisCPU = ThesisProc{Name: "cpu", BlockMicros: 218, BlockEnergy: 7645 + 218*90, IdleWatts: 10}
-	ThesisGPU = ThesisProc{Name: "gpu", BlockMicros: 28, BlockEnergy: 1443 + 28*74, IdleWatts: 30}
-)
+// ThesisCPU returns the CPU of the thesis's single node (Xeon E5-2670).
+func ThesisCPU() ThesisProc {
+	return ThesisProc{Name: "cpu", BlockMicros: 218, BlockEnergy: 7645 + 218*90, IdleWatts: 10}
+}
+
+// ThesisGPU returns the GPU of the thesis's single node (Kepler K20m).
+func ThesisGPU() ThesisProc {
+	return ThesisProc{Name: "gpu", BlockMicros: 28, BlockEnergy: 1443 + 28*74, IdleWatts: 30}
+}
 
 // ThesisConfig returns the processors of a configuration of §6.3: "cpu-cpu",
 // "cpu-gpu" or "2cpu-2gpu", CPUs first as in the simulator's sorted processor order.
 func ThesisConfig(name string) ([]ThesisProc, error) {
-	cpu := func(i int) ThesisProc { p := ThesisCPU; p.Name = fmt.Sprintf("cpu%d", i); return p }
-	gpu := func(i int) ThesisProc { p := ThesisGPU; p.Name = fmt.Sprintf("gpu%d", i); return p }
+	cpu := func(i int) ThesisProc { p := ThesisCPU(); p.Name = fmt.Sprintf("cpu%d", i); return p }
+	gpu := func(i int) ThesisProc { p := ThesisGPU(); p.Name = fmt.Sprintf("gpu%d", i); return p }
 	switch name {
 	case "cpu-cpu":
 		return []ThesisProc{cpu(0), cpu(1)}, nil

@@ -126,7 +126,7 @@ func TestArcSlotHasTheReferenceSize(t *testing.T) {
 // energy: the formulations price a mapping exactly as the domain does.
 func TestStartsAreFeasibleAndPriced(t *testing.T) {
 	small := dom.NewThesisInstance("small", dom.Grid{NX: 3, NY: 2, NZ: 2, Periodic: [3]bool{true}},
-		[]dom.ThesisProc{dom.ThesisCPU, dom.ThesisGPU, dom.ThesisGPU}, 0.5e-3)
+		[]dom.ThesisProc{dom.ThesisCPU(), dom.ThesisGPU(), dom.ThesisGPU()}, 0.5e-3)
 	builds := map[string]func(*dom.Instance) (*Formulation, error){
 		"compact with colour classes": func(in *dom.Instance) (*Formulation, error) { return Compact(in, Options{}) },
 		"compact with matchings":      func(in *dom.Instance) (*Formulation, error) { return Compact(in, Options{Colouring: Matchings}) },
@@ -184,7 +184,7 @@ func TestStartsAreFeasibleAndPriced(t *testing.T) {
 }
 
 func TestStartIsRelabelledForTheSymmetryRows(t *testing.T) {
-	in := dom.NewThesisInstance("sym", dom.Grid{NX: 3, NY: 2, NZ: 2}, []dom.ThesisProc{dom.ThesisCPU, dom.ThesisCPU, dom.ThesisGPU, dom.ThesisGPU}, 0)
+	in := dom.NewThesisInstance("sym", dom.Grid{NX: 3, NY: 2, NZ: 2}, []dom.ThesisProc{dom.ThesisCPU(), dom.ThesisCPU(), dom.ThesisGPU(), dom.ThesisGPU()}, 0)
 	f, err := Compact(in, Options{Colouring: Matchings})
 	if err != nil {
 		t.Fatal(err)

@@ -149,7 +149,7 @@ func TestThesisHeuristicTablesReproduce(t *testing.T) {
 func TestFigure65ExampleReproduces(t *testing.T) {
 	// 5×4×5 blocks, one CPU and two GPUs (seed L1441-L1446): LB-JIK 4.65 J, NA-0.9 4.43 J.
 	g := dom.Grid{NX: 5, NY: 4, NZ: 5}
-	procs := []dom.ThesisProc{dom.ThesisCPU, dom.ThesisGPU, dom.ThesisGPU}
+	procs := []dom.ThesisProc{dom.ThesisCPU(), dom.ThesisGPU(), dom.ThesisGPU()}
 	in := dom.NewThesisInstance("fig6.5", g, procs, 0)
 	for _, c := range []struct {
 		alg         string
