@@ -26,7 +26,6 @@ type Formulation struct {
 	edges     []taskEdge
 	symmetric [][2]int // identical processor pairs ordered by load
 
-
 	// arc-slot
 	x      [][]model.Var // [arc][p*m+k]
 	iso    map[int][]model.Var
