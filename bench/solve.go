@@ -51,7 +51,7 @@ func SolveFormulated(ctx context.Context, p Problem, req SolveRequest, exact Exa
 		return nil, fmt.Errorf("%s: solve with %s: %w", p.Name(), req.Backend, err)
 	}
 	res.Seconds.Solve = raw.Time.Seconds()
-	if err := fillFromRaw(res, f, raw); err != nil {
+	if err := fillFromRaw(res, f, raw, req.Options); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	if !req.NoCheck && exact != nil {
@@ -67,7 +67,7 @@ func Stats(m *model.Model) ModelStats {
 
 // fillFromRaw maps a backend result to the spec's status, objective, bound and gap,
 // verifies the solution against the model and decodes it.
-func fillFromRaw(res *Result, f *Formulated, raw backends.Result) error {
+func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.Options) error {
 	res.Solver = raw.Solver
 	res.Nodes = raw.Nodes
 	res.Message = raw.Message
@@ -92,6 +92,12 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result) error {
 	res.Values = raw.Values
 	if finite(raw.Bound) {
 		res.Gap = ptr(backends.RelativeGap(rep.Objective, raw.Bound))
+	}
+	if res.Status == StatusOptimal && !provenWithin(rep.Objective, raw.Bound, opts) {
+		// The proof is the bound: an objective recomputed from the point that is
+		// further from it than the requested gaps allow is not proven optimal.
+		res.Status = StatusFeasible
+		res.Message += fmt.Sprintf(" (not optimal: the verified objective %g is not within the requested gaps of the bound %g)", rep.Objective, raw.Bound)
 	}
 	sol, check, err := f.Decode(raw.Values)
 	if err != nil {
@@ -133,6 +139,20 @@ func MapStatus(raw backends.Result, m *model.Model) string {
 		return StatusTimeLimit
 	}
 	return StatusError
+}
+
+// provenWithin reports whether obj lies within the requested gaps plus AgreeTol of the
+// bound, on either side (an objective beating the bound by more shows the bound is
+// wrong). A backend that claims optimality without a finite bound is taken at its
+// word: MapStatus has already required its claim and a solution.
+func provenWithin(obj, bound float64, opts backends.Options) bool {
+	if math.IsNaN(bound) || math.IsInf(bound, 0) {
+		return true
+	}
+	scale := math.Max(math.Abs(obj), math.Abs(bound))
+	// RelGap·(1+scale) covers lp_solve's relative-difference formula as well as HiGHS's.
+	tol := math.Max(opts.AbsGap, opts.RelGap*(1+scale)) + AgreeTol*math.Max(1, scale)
+	return math.Abs(obj-bound) <= tol
 }
 
 func allBounded(m *model.Model) bool {
@@ -201,7 +221,9 @@ func crossCheck(ctx context.Context, res *Result, exact ExactFunc, sense model.S
 // outcome.
 func Agree(res *Result, out *Outcome, sense model.Sense, opts backends.Options) bool {
 	if !out.Feasible {
-		return res.Status == StatusInfeasible
+		// Proven infeasible: only a claimed solution or optimum contradicts it; a run
+		// that stopped without one makes no claim.
+		return res.Status == StatusInfeasible || res.Objective == nil && res.Status != StatusOptimal
 	}
 	if res.Status == StatusInfeasible {
 		return false
