@@ -104,6 +104,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	defer endWatch()
 	code := l.solve()
 	var notes []string
+	confirmDepth := 0 // deepest level of a re-solve that confirmed infeasibility
 	if code == codeInfeasible && ctlReason(ctl) == 0 {
 		// lp_solve's default scaling has produced false infeasibility claims on
 		// feasible models (seen on dlt-single with m = 1). An infeasibility is only
@@ -121,6 +122,9 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		if second := l2.solve(); second != codeInfeasible {
 			notes = append(notes, fmt.Sprintf("first run claimed infeasibility; the re-solve with geometric scaling ended with %q", l2.statusText(second)))
 			code, l = second, l2
+		} else {
+			// The confirmation counts only if it, too, searched below the depth limit.
+			confirmDepth = l2.maxLevel()
 		}
 	}
 	endWatch()
@@ -170,7 +174,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	}
 	if mip {
 		res.Nodes = l.nodes()
-		if l.maxLevel() >= depthLimit(m) && (res.Status == backends.Optimal || res.Status == backends.Infeasible) {
+		if max(l.maxLevel(), confirmDepth) >= depthLimit(m) && (res.Status == backends.Optimal || res.Status == backends.Infeasible) {
 			notes = append(notes, fmt.Sprintf("no proof: branch and bound reached lp_solve's depth limit %d", depthLimit(m)))
 			res.Status = backends.Other
 			res.Bound, res.Gap = math.NaN(), math.NaN()
@@ -214,6 +218,10 @@ func load(m *model.Model) (*lp, error) {
 	return nil, fmt.Errorf("lpsolve: model %q: %s failed%s", m.Name, step, what)
 }
 
+// startBeatsBoundTol is the relative margin by which a verified MIP start must beat a
+// claimed optimum's bound to refute it (above the verifier's feasibility tolerance).
+const startBeatsBoundTol = 1e-6
+
 // useStart applies the MIP start the only way lp_solve 5.5 allows (it has no MIP
 // start API): a complete start that model.Verify finds feasible replaces a missing or
 // worse incumbent. A feasible start also contradicts an infeasibility claim, which is
@@ -234,6 +242,16 @@ func useStart(m *model.Model, start []float64, res *backends.Result) []string {
 		res.Status = backends.NumericalError
 		res.Values, res.HasSolution, res.Objective = append([]float64(nil), start...), true, rep.Objective
 		return []string{"lp_solve claims infeasibility but the MIP start is feasible"}
+	case res.Status == backends.Optimal && math.IsNaN(res.Bound):
+		// No proof to hold the start against (the solve's status was set without a
+		// bound); keep lp_solve's optimum.
+	case res.Status == backends.Optimal &&
+		sign*(res.Bound-rep.Objective) > startBeatsBoundTol*math.Max(1, math.Abs(res.Bound)):
+		// A feasible point beyond the bound refutes lp_solve's optimality proof.
+		res.Status = backends.NumericalError
+		res.Values, res.HasSolution, res.Objective = append([]float64(nil), start...), true, rep.Objective
+		res.Bound = math.NaN()
+		return []string{"lp_solve claims optimality but the MIP start is better than its bound"}
 	case !res.HasSolution && res.Status != backends.Unbounded && res.Status != backends.InfeasibleOrUnbounded,
 		res.HasSolution && sign*rep.Objective < sign*res.Objective && res.Status != backends.Optimal:
 		res.Values, res.HasSolution, res.Objective = append([]float64(nil), start...), true, rep.Objective

@@ -69,9 +69,12 @@ func TestUseStart(t *testing.T) {
 			backends.Result{Status: backends.TimeLimit, Objective: nan}, backends.TimeLimit, nan, false},
 		{"partial start is ignored", []float64{1, nan},
 			backends.Result{Status: backends.TimeLimit, Objective: nan}, backends.TimeLimit, nan, false},
-		{"optimal result is never replaced", []float64{2, 1},
-			backends.Result{Status: backends.Optimal, HasSolution: true, Objective: 3, Values: []float64{1, 2}},
+		{"optimal result is not replaced by an equal start", []float64{2, 1},
+			backends.Result{Status: backends.Optimal, HasSolution: true, Objective: 3, Bound: 3, Values: []float64{1, 2}},
 			backends.Optimal, 3, false},
+		{"a start beyond the bound refutes an optimality claim", []float64{2, 1},
+			backends.Result{Status: backends.Optimal, HasSolution: true, Objective: 2, Bound: 2, Values: []float64{1, 1}},
+			backends.NumericalError, 3, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m := build()
