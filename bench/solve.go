@@ -93,7 +93,7 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.
 	if finite(raw.Bound) {
 		res.Gap = ptr(backends.RelativeGap(rep.Objective, raw.Bound))
 	}
-	if res.Status == StatusOptimal && !provenWithin(rep.Objective, raw.Bound, opts) {
+	if res.Status == StatusOptimal && !ProvenWithin(rep.Objective, raw.Bound, opts) {
 		// The proof is the bound: an objective recomputed from the point that is
 		// further from it than the requested gaps allow is not proven optimal.
 		res.Status = StatusFeasible
@@ -141,11 +141,11 @@ func MapStatus(raw backends.Result, m *model.Model) string {
 	return StatusError
 }
 
-// provenWithin reports whether obj lies within the requested gaps plus AgreeTol of the
+// ProvenWithin reports whether obj lies within the requested gaps plus AgreeTol of the
 // bound, on either side (an objective beating the bound by more shows the bound is
 // wrong). A backend that claims optimality without a finite bound is taken at its
 // word: MapStatus has already required its claim and a solution.
-func provenWithin(obj, bound float64, opts backends.Options) bool {
+func ProvenWithin(obj, bound float64, opts backends.Options) bool {
 	if math.IsNaN(bound) || math.IsInf(bound, 0) {
 		return true
 	}

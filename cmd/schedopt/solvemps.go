@@ -57,7 +57,7 @@ status 2 with one line naming the file, the line or field, and the reason.`,
 				}
 				return fmt.Errorf("%s: solve with %s: %w", path, f.backend, err)
 			}
-			res := mpsResult(path, m, f.backend, raw)
+			res := mpsResult(path, m, f.backend, raw, opts)
 			res.Seconds.Build = build
 			if f.json {
 				if err := writeJSON(e.stdout, res); err != nil {
@@ -103,7 +103,7 @@ func mpsName(path string, m *model.Model) string {
 
 // mpsResult turns a raw backend result into the result object: statuses mapped as for
 // every kind, and the solution verified against the model.
-func mpsResult(path string, m *model.Model, backend string, raw backends.Result) *bench.Result {
+func mpsResult(path string, m *model.Model, backend string, raw backends.Result, opts backends.Options) *bench.Result {
 	res := &bench.Result{
 		Kind: KindMPS, Name: mpsName(path, m), Backend: backend,
 		Status: bench.MapStatus(raw, m), Model: bench.Stats(m),
@@ -134,6 +134,9 @@ func mpsResult(path string, m *model.Model, backend string, raw backends.Result)
 	if !ev.OK {
 		res.Status = bench.StatusError
 		res.Message = "solver returned a point that violates the model: " + rep.Worst
+	} else if res.Status == bench.StatusOptimal && !bench.ProvenWithin(obj, raw.Bound, opts) {
+		res.Status = bench.StatusFeasible
+		res.Message += fmt.Sprintf(" (not optimal: the verified objective %g is not within the requested gaps of the bound %g)", obj, raw.Bound)
 	}
 	values := make(map[string]float64, m.NumVars())
 	for j, v := range raw.Values {

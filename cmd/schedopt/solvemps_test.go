@@ -1,0 +1,35 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/model"
+)
+
+func TestMPSResultWithholdsUnprovenOptimum(t *testing.T) {
+	m := model.New("cover")
+	x := m.AddContinuous(0, 2, "x")
+	var e model.Expr
+	e.Add(x, 1)
+	m.AddConstr(e, model.GE, 1, "r")
+	m.SetObjective(model.Minimize, e)
+	for _, tc := range []struct {
+		name  string
+		x     float64
+		bound float64
+		want  string
+	}{
+		{"an optimum at its bound stays optimal", 1, 1, bench.StatusOptimal},
+		{"a point far from the bound is only feasible", 2, 1, bench.StatusFeasible},
+		{"a point violating the model is an error", 0.5, 0.5, bench.StatusError},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			raw := backends.Result{Status: backends.Optimal, HasSolution: true, Values: []float64{tc.x}, Objective: tc.bound, Bound: tc.bound}
+			if got := mpsResult("cover.mps", m, "highs", raw, backends.DefaultOptions()).Status; got != tc.want {
+				t.Errorf("status %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
