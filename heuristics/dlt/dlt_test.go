@@ -2,6 +2,7 @@ package dlt
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -187,4 +188,27 @@ func TestSection522Observations(t *testing.T) {
 	if t8, _ := eval(SCO, 8); t8 < 2*t10 {
 		t.Errorf("SCO at m = 8: T = %g, not erratic against SCU at m = 10 (%g)", t8, t10)
 	}
+}
+
+// A valid instance whose ρ is far below V (here below V's rounding unit, so a chunk
+// does not even change the remainder) must end with ErrTooManyMessages instead of
+// looping or exhausting memory.
+func TestRulesStopAtMaxMessages(t *testing.T) {
+	in := sec522(2)
+	in.V = 1e6
+	for i := range in.Machines {
+		in.Machines[i].Rho = 1e-12
+	}
+	for _, rule := range []Rule{SSC, SCU, SCO} {
+		t.Run("homogeneous "+string(rule), func(t *testing.T) {
+			if _, err := Homogeneous(in, rule); !errors.Is(err, ErrTooManyMessages) {
+				t.Errorf("err = %v, want ErrTooManyMessages", err)
+			}
+		})
+	}
+	t.Run("online ssc", func(t *testing.T) {
+		if _, err := Online(in, SSC, PSRs()[0], 1); !errors.Is(err, ErrTooManyMessages) {
+			t.Errorf("err = %v, want ErrTooManyMessages", err)
+		}
+	})
 }

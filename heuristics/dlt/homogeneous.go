@@ -1,6 +1,7 @@
 package dlt
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -67,6 +68,9 @@ func Homogeneous(in *dltmulti.Instance, rule Rule) (dltmulti.Schedule, error) {
 		if rest-a <= remainderTol*V { // absorb round-off into the last chunk
 			a = rest
 		}
+		if j >= MaxMessages {
+			return dltmulti.Schedule{}, fmt.Errorf("%w (%d): %s with V = %g, ρ = %g", ErrTooManyMessages, MaxMessages, rule, V, rho)
+		}
 		i := j % m
 		start := math.Max(link, free[i])
 		s.Messages = append(s.Messages, dltmulti.Message{Machine: i, Size: a, Start: start})
@@ -79,6 +83,15 @@ func Homogeneous(in *dltmulti.Instance, rule Rule) (dltmulti.Schedule, error) {
 
 // remainderTol is the relative load below which the remainder is round-off, not a chunk.
 const remainderTol = 1e-12
+
+// MaxMessages bounds the number of chunks a §5.2.1 rule or the online heuristic may
+// send. A valid instance can have ρ far below V (V/ρ = 10⁹ chunks would take tens of
+// GB), or below V's rounding unit, where subtracting a chunk leaves the remainder
+// unchanged and the loop would never end; such instances get ErrTooManyMessages.
+const MaxMessages = 1 << 20
+
+// ErrTooManyMessages is returned when a rule would send more than MaxMessages chunks.
+var ErrTooManyMessages = errors.New("dlt: the rule needs more chunks than MaxMessages")
 
 // ClosedFormCh5 returns T and E of the thesis's closed formulas (5.12)-(5.15) for a
 // fixed chunk α on identical machines (O = 0). The energy formulas are only right when

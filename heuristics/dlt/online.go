@@ -149,6 +149,9 @@ func Online(in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Sche
 			continue
 		}
 		mc := in.Machines[i]
+		if len(s.Messages) >= MaxMessages {
+			return dltmulti.Schedule{}, fmt.Errorf("%w (%d): online %s with V = %g, ρ_%d = %g", ErrTooManyMessages, MaxMessages, rule, in.V, i, mc.Rho)
+		}
 		a := mc.Rho
 		if rule == GSS {
 			a = math.Max(MinChunk, math.Min(rest/fm, mc.Rho))
