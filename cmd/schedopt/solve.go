@@ -160,10 +160,24 @@ func statusExit(res *bench.Result, ctx context.Context) error {
 
 // writeJSON prints v as one JSON object and a newline. NaN and infinite numbers,
 // which JSON cannot hold, are an error rather than a broken document.
+//
+// For a *bench.Result that cannot be encoded, it still prints one object: the result's
+// identity with status "error" and the encoding error as the message, so that --json
+// keeps its promise of exactly one object on stdout; the error is returned too.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encode result: %w", err)
+		err = fmt.Errorf("encode result: %w", err)
+		r, ok := v.(*bench.Result)
+		if !ok {
+			return err
+		}
+		fallback := &bench.Result{Kind: r.Kind, Name: r.Name, Backend: r.Backend, Solver: r.Solver,
+			Status: bench.StatusError, Message: err.Error()}
+		if fb, ferr := json.MarshalIndent(fallback, "", "  "); ferr == nil {
+			_, _ = w.Write(append(fb, '\n'))
+		}
+		return err
 	}
 	b = append(b, '\n')
 	_, err = w.Write(b)

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
@@ -31,5 +34,25 @@ func TestMPSResultWithholdsUnprovenOptimum(t *testing.T) {
 				t.Errorf("status %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+func TestWriteJSONPrintsOneObjectEvenForNaN(t *testing.T) {
+	var buf bytes.Buffer
+	res := &bench.Result{Kind: "workload", Name: "w", Backend: "highs", Status: bench.StatusOptimal,
+		Check: bench.Check{Evaluator: &bench.EvaluatorCheck{OK: true, Objective: math.NaN()}}}
+	if err := writeJSON(&buf, res); err == nil {
+		t.Fatal("NaN encoded without an error")
+	}
+	var got map[string]any
+	dec := json.NewDecoder(&buf)
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("stdout holds no JSON object: %v", err)
+	}
+	if dec.More() {
+		t.Error("more than one JSON value on stdout")
+	}
+	if got["status"] != bench.StatusError || got["name"] != "w" {
+		t.Errorf("fallback object %v, want status error for w", got)
 	}
 }
