@@ -163,6 +163,7 @@ func TestEvaluateSingle(t *testing.T) {
 		{"load on an unused machine", func(s *SingleSolution) { s.Alpha[2], s.Alpha[1] = 1, 899 }, "not used"},
 		{"negative chunk", func(s *SingleSolution) { s.Alpha[1], s.Alpha[2] = 901, -1 }, "< 0"},
 		{"wrong energy", func(s *SingleSolution) { s.E *= 0.99 }, "differs"},
+		{"NaN energy", func(s *SingleSolution) { s.E = math.NaN() }, "differs"},
 	}
 	for _, v := range violations {
 		t.Run(v.name, func(t *testing.T) {
@@ -179,6 +180,13 @@ func TestEvaluateSingle(t *testing.T) {
 			}
 		})
 	}
+	t.Run("NaN length", func(t *testing.T) {
+		s := *sol
+		s.T = math.NaN()
+		if r, _ := EvaluateSingle(in, &s); r.OK() {
+			t.Fatal("a schedule of length NaN was accepted")
+		}
+	})
 	t.Run("deadline and energy limit", func(t *testing.T) {
 		d, e := T-1, en.E-1
 		in2 := *in

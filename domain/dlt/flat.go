@@ -106,8 +106,13 @@ type Report struct {
 // OK reports whether every violation is within RelTol.
 func (r Report) OK() bool { return r.MaxViolation <= RelTol }
 
-// note records a violation amount (already scaled) with its description.
+// note records a violation amount (already scaled) with its description. A NaN amount
+// (a NaN T, E or chunk in the solution) counts as an infinite violation: comparisons
+// with NaN are false, and would otherwise accept the solution.
 func (r *Report) note(v float64, format string, args ...any) {
+	if math.IsNaN(v) {
+		v = math.Inf(1)
+	}
 	if v > r.MaxViolation {
 		r.MaxViolation = v
 		r.Worst = fmt.Sprintf(format, args...)

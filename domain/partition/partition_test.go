@@ -139,6 +139,8 @@ func TestEvaluateFlagsEachViolation(t *testing.T) {
 		{"a negative fraction fails", [][]float64{{-0.25, 1}, {0, 1}, {0.25, 0.75}}, nil, "< 0"},
 		{"a wrong stated T fails", ok, func(s *Solution) { s.T *= 0.99 }, "stated T"},
 		{"a wrong stated E fails", ok, func(s *Solution) { s.E *= 1.01 }, "stated E"},
+		{"a NaN stated T fails", ok, func(s *Solution) { s.T = math.NaN() }, "stated T"},
+		{"a NaN stated E fails", ok, func(s *Solution) { s.E = math.NaN() }, "stated E"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -107,8 +107,12 @@ func (in *Instance) Evaluate(sol Solution) (Report, error) {
 	}
 	rep := Report{Measurement: ms, Objective: ms.Objective(in.Objective)}
 	// note records a violation v of a check with tolerance tol; the worst one
-	// beyond its tolerance is described.
+	// beyond its tolerance is described. NaN (a NaN stated T or E) counts as infinite:
+	// every comparison with it is false and would let it pass.
 	note := func(v, tol float64, format string, args ...any) {
+		if math.IsNaN(v) {
+			v = math.Inf(1)
+		}
 		if v > rep.MaxViolation {
 			rep.MaxViolation = v
 			if v > tol {
