@@ -13,7 +13,22 @@ HIGHS_SHA256=5964fc1ca4f0b23dd45987bbed1838f2e570e96aa624635ac63d277152b6c94a
 log() { printf 'setup: %s\n' "$*" >&2; }
 
 SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO="sudo"
+  command -v sudo >/dev/null || { log "error: run as root, or install sudo"; exit 1; }
+fi
+
+# Go is not a Debian package here (bookworm's golang is far older than go.mod asks):
+# it must be on PATH already. Say so up front rather than after the HiGHS build.
+go_want=$(awk '$1=="go" {print $2; exit}' "$(dirname "$0")/../go.mod")
+if ! command -v go >/dev/null; then
+  log "error: no go on PATH; install the Go toolchain >= $go_want (official release tarball) and add its bin/ to PATH"
+  exit 1
+fi
+go_have=$(go env GOVERSION | sed 's/^go//')
+if [ "$(printf '%s\n%s\n' "$go_want" "$go_have" | sort -V | head -n1)" != "$go_want" ]; then
+  log "note: go $go_have is older than go.mod's $go_want; go will try to fetch a newer toolchain (GOTOOLCHAIN)"
+fi
 
 need_pkgs=()
 for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve xz-utils ca-certificates; do
@@ -39,14 +54,21 @@ trap 'rm -rf "$work"' EXIT
 
 # A private apt configuration with a trixie deb-src entry that reuses the URI of the
 # machine's own Debian source list, so no host name lives in this repository.
+# Only a stanza (or line) for the machine's own Debian release counts, so that a
+# third-party repository listed first is never taken for the Debian mirror.
+codename=$( (. /etc/os-release && printf '%s' "${VERSION_CODENAME:-}") 2>/dev/null || true)
+codename=${codename:-bookworm}
 uri=""
 for f in /etc/apt/sources.list.d/*.sources; do
   [ -f "$f" ] || continue
-  u=$(awk '/^URIs:/ {print $2; exit}' "$f")
-  if [ -n "$u" ] && ! printf '%s' "$u" | grep -q security; then uri=$u; break; fi
+  u=$(awk -v cn="$codename" 'BEGIN {RS=""}
+    $0 ~ ("Suites:[^\n]*" cn) && $0 !~ /security/ {
+      if (match($0, /URIs:[ \t]*[^ \t\n]+/)) { s = substr($0, RSTART, RLENGTH); sub(/URIs:[ \t]*/, "", s); print s; exit }
+    }' "$f")
+  if [ -n "$u" ]; then uri=$u; break; fi
 done
 if [ -z "$uri" ] && [ -f /etc/apt/sources.list ]; then
-  uri=$(awk '$1=="deb" && $0 !~ /security/ {for(i=2;i<=NF;i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' /etc/apt/sources.list)
+  uri=$(awk -v cn="$codename" '$1=="deb" && $0 !~ /security/ && $0 ~ cn {for(i=2;i<=NF;i++) if ($i ~ /^[a-z]+:\/\//) {print $i; exit}}' /etc/apt/sources.list)
 fi
 if [ -z "$uri" ]; then
   log "error: cannot find a Debian mirror URI in /etc/apt/sources.list(.d)"
