@@ -60,10 +60,7 @@ func ArcSlot(in *dom.Instance, opt Options) (*Formulation, error) {
 			f.hasArc[a.To] = i
 		}
 	}
-	var L int64 = 1
-	for _, d := range deg {
-		L = lcm(L, d)
-	}
+	L := degreeLCM(deg)
 	slot := func(p, k int) int { return p*np + k }
 	// x[a,p,k] for every arc and slot, diagonal included.
 	f.x = make([][]model.Var, len(in.Arcs))
@@ -211,6 +208,28 @@ func ArcSlot(in *dom.Instance, opt Options) (*Formulation, error) {
 	f.col, f.Colours = col, col.K
 	m.SetObjective(model.Minimize, obj)
 	return f, m.Err()
+}
+
+// maxDegreeLCM is the largest L = lcm of the task degrees that (6.6) is scaled by. The
+// scaling only makes the coefficients L·d_u/deg_u whole; a larger L (varied degrees
+// quickly reach lcm(1..43) > 2⁶³, which wraps int64) would put huge coefficients in the
+// row, so above this bound the row is written with L = 1 and fractional coefficients.
+const maxDegreeLCM = 1 << 20
+
+// degreeLCM returns the lcm of the positive degrees, or 1 when it exceeds
+// maxDegreeLCM.
+func degreeLCM(deg []int64) int64 {
+	var L int64 = 1
+	for _, d := range deg {
+		if d <= 0 {
+			continue
+		}
+		L = lcm(L, d)
+		if L > maxDegreeLCM {
+			return 1
+		}
+	}
+	return L
 }
 
 // arcSlotTask reads task u's processor from its first incident arc's slot.

@@ -212,3 +212,50 @@ func TestStartIsRelabelledForTheSymmetryRows(t *testing.T) {
 		t.Fatalf("start not relabelled: %v", got)
 	}
 }
+
+// Hubs whose degrees are the primes up to 59 have lcm ≈ 1.9e21, past int64: (6.6) must
+// then fall back to L = 1 instead of scaling its rows by a wrapped product, and a
+// feasible mapping must still be a feasible start.
+func TestArcSlotCellRowsStaySmallWithCoprimeDegrees(t *testing.T) {
+	in := &dom.Instance{Kind: "stencil", Objective: "min-energy", RoundTime: 1, Deadline: 1e6}
+	for _, p := range []int{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59} {
+		hub := len(in.Tasks)
+		in.Tasks = append(in.Tasks, dom.Task{Cells: 1})
+		for range p {
+			in.Arcs = append(in.Arcs, dom.Arc{From: hub, To: len(in.Tasks), Cells: 1})
+			in.Tasks = append(in.Tasks, dom.Task{Cells: 1})
+		}
+	}
+	total := float64(len(in.Tasks))
+	for range 2 {
+		in.Processors = append(in.Processors, dom.Processor{Name: "P", TimePerCell: 1, EnergyPerCell: 1, IdlePower: 0.5, MemoryCells: total})
+	}
+	in.LinkTime = [][]float64{{0, 1}, {1, 0}}
+	in.LinkEnergy = [][]float64{{0, 1}, {1, 0}}
+	if err := in.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ArcSlot(in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < f.Model.NumRows(); r++ {
+		_, vals := f.Model.RowTerms(modelRow(r))
+		for _, v := range vals {
+			if math.Abs(v) > maxDegreeLCM*total || v == 0 || math.IsNaN(v) {
+				t.Fatalf("row %s has coefficient %g", f.Model.RowName(modelRow(r)), v)
+			}
+		}
+	}
+	assign := make([]int, len(in.Tasks)) // everything on processor 0: no cut arcs
+	if err := f.SetStart(assign, nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := f.Model.Verify(f.Model.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Feasible() {
+		t.Fatalf("start infeasible: %s", rep.Worst)
+	}
+}
