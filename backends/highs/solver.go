@@ -50,6 +50,19 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		return stoppedBeforeStart(name, "context done before the solve started"), nil
 	}
 
+	var logHandle uintptr
+	if opts.Log != nil {
+		h := cgo.NewHandle(opts.Log)
+		defer h.Delete()
+		logHandle = uintptr(h)
+	}
+	ctl := newCtl(logHandle)
+	if ctl == nil {
+		return backends.Result{}, fmt.Errorf("highs: cannot allocate the control block")
+	}
+	// Deferred first, so that it runs last: after the watcher has exited (see below),
+	// Highs_destroy and the scheduler reset, since HiGHS holds ctl as callback data.
+	defer freeCtl(ctl)
 	// HiGHS 1.10 keeps its task scheduler in thread-local storage of the OS thread that
 	// calls Highs_run. Pin the goroutine so that the scheduler created by this run is
 	// the one disposed of below, on the same thread; every solve then gets exactly the
@@ -63,18 +76,6 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		return backends.Result{}, err
 	}
 	defer in.destroy()
-
-	var logHandle uintptr
-	if opts.Log != nil {
-		h := cgo.NewHandle(opts.Log)
-		defer h.Delete()
-		logHandle = uintptr(h)
-	}
-	ctl := newCtl(logHandle)
-	if ctl == nil {
-		return backends.Result{}, fmt.Errorf("highs: cannot allocate the control block")
-	}
-	defer freeCtl(ctl) // runs after the watcher has exited (see below)
 
 	// The callbacks go in first so that the log, header included, reaches the writer
 	// and never the process's stdout.

@@ -38,8 +38,9 @@
 //
 // The model's arrays are read by the C loader during one call and copied into C
 // scratch arrays (freed before it returns) before lp_solve sees them, so lp_solve never
-// holds or modifies Go memory. The lprec is freed by delete_lp in a defer, the control block by free
-// after the watcher goroutine has exited; nothing relies on a finaliser.
+// holds or modifies Go memory. The lprec is freed by delete_lp in a defer, the control block by free,
+// after the watcher goroutine has exited and every lprec that holds it as callback data
+// is deleted; nothing relies on a finaliser.
 //
 // # Cancellation, deadline and threads
 //

@@ -71,13 +71,6 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 			Gap: math.NaN(), Solver: name, Message: "context done before the solve started"}, nil
 	}
 
-	l, err := load(m)
-	if err != nil {
-		return backends.Result{}, err
-	}
-	defer l.delete()
-	l.setName(m.Name)
-
 	var logHandle uintptr
 	verbose := verboseNeutral
 	if opts.Log != nil {
@@ -90,7 +83,17 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	if ctl == nil {
 		return backends.Result{}, fmt.Errorf("lpsolve: cannot allocate the control block")
 	}
-	defer freeCtl(ctl) // runs after the watcher has exited (see below)
+	// Deferred before any lprec exists, so that it runs after every delete_lp and
+	// after the watcher has exited (see below): the lprecs hold ctl as callback data.
+	defer freeCtl(ctl)
+
+	l, err := load(m)
+	if err != nil {
+		return backends.Result{}, err
+	}
+	defer l.delete()
+	l.setName(m.Name)
+
 	var timeout int64
 	if opts.TimeLimit > 0 {
 		// Whole seconds, rounded up: the watcher below enforces the exact deadline.
