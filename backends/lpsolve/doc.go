@@ -80,12 +80,22 @@
 // used after the solve: it replaces a missing or worse incumbent of a stopped run, and
 // it turns an infeasibility claim into NumericalError. Partial starts are ignored; the
 // Message says so.
-package lpsolve
-
+// A complete start that beats an Optimal result's bound refutes the proof: the status
+// becomes NumericalError and the start is the solution.
 //
 // # Depth limit
 //
 // lp_solve drops branch-and-bound nodes deeper than 100 × (integer columns) without
 // a trace. A search that reached that depth may have missed the optimum, so after
-// such a run an optimal or infeasible claim is downgraded to Other (a solution, if
-// any, is kept as feasible without proof).
+// such a run (or after a re-solve that confirmed an infeasibility) an optimal or
+// infeasible claim is downgraded to Other (a solution, if any, is kept as feasible
+// without proof).
+//
+// # Objective step and infeasibility re-solve
+//
+// lp_solve infers a minimal objective improvement from the rows and prunes with it;
+// the inference is wrong on some models (see schedopt_lp_abort in cgo.go). The abort
+// callback switches it off, and a run in which it may have pruned after an incumbent
+// existed keeps no proof (Other). An INFEASIBLE answer is reported only when a fresh
+// re-solve with different scaling confirms it.
+package lpsolve
