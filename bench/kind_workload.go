@@ -104,6 +104,13 @@ func stage1(obj string) fw.Objective {
 	return fw.MinTime
 }
 
+// rejected is the evaluator's verdict on a schedule it cannot evaluate. Its numbers
+// stay finite (JSON cannot hold NaN or Inf, and a sweep record with them would lose
+// its result): no objective, and the largest violation there is.
+func rejected(err error) EvaluatorCheck {
+	return EvaluatorCheck{OK: false, Objective: 0, MaxViolation: math.MaxFloat64, Message: err.Error()}
+}
+
 // decoder turns solver values into the spec's solution and evaluates it.
 func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, EvaluatorCheck, error) {
 	return func(x []float64) (any, EvaluatorCheck, error) {
@@ -113,7 +120,7 @@ func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, Evalu
 		}
 		sol, ev, err := p.Inst.SolutionOf(sizes)
 		if err != nil {
-			return sol, EvaluatorCheck{OK: false, Objective: math.NaN(), MaxViolation: math.Inf(1), Message: err.Error()}, nil
+			return sol, rejected(err), nil
 		}
 		return sol, EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}, nil
 	}
@@ -462,7 +469,7 @@ func (p *WorkloadProblem) frontOf(f xw.Front) (dw.Front, EvaluatorCheck) {
 	for _, q := range f {
 		s, _, err := p.Inst.SolutionOf(q.Sizes)
 		if err != nil {
-			return out, EvaluatorCheck{OK: false, Objective: math.NaN(), MaxViolation: math.Inf(1), Message: err.Error()}
+			return out, rejected(err)
 		}
 		out.Front = append(out.Front, s)
 	}

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -103,4 +105,18 @@ func TestAgree(t *testing.T) {
 
 func (p fakeProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
 	return SolveFormulated(ctx, p, req, nil)
+}
+
+func TestRejectedEvaluatorCheckEncodes(t *testing.T) {
+	res := Result{Kind: "workload", Status: StatusError, Check: Check{Evaluator: func() *EvaluatorCheck {
+		c := rejected(errors.New("sizes do not sum to n"))
+		return &c
+	}()}}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("a rejected schedule's result cannot be encoded: %v", err)
+	}
+	if !strings.Contains(string(b), `"ok":false`) || !strings.Contains(string(b), "sizes do not sum") {
+		t.Errorf("encoded %s lacks the verdict", b)
+	}
 }
