@@ -45,6 +45,10 @@ func Run(ctx context.Context, p Problem, req RunRequest) (*Result, error) {
 		if res.Backend == "" {
 			res.Backend = req.Backend
 		}
+		if res.Status == StatusOptimal {
+			// A heuristic proves nothing (HeuristicProblem): never let it claim a proof.
+			res.Status, res.Bound, res.Gap = StatusFeasible, nil, nil
+		}
 		if res.Seconds.Solve == 0 {
 			res.Seconds.Solve = time.Since(t0).Seconds()
 		}

@@ -120,3 +120,22 @@ func TestRejectedEvaluatorCheckEncodes(t *testing.T) {
 		t.Errorf("encoded %s lacks the verdict", b)
 	}
 }
+
+// boastingHeuristic is a heuristic that wrongly claims a proof.
+type boastingHeuristic struct{ fakeProblem }
+
+func (boastingHeuristic) Heuristics() []string { return []string{"greedy"} }
+func (boastingHeuristic) RunHeuristic(context.Context, string) (*Result, error) {
+	one := 1.0
+	return &Result{Status: StatusOptimal, Objective: &one, Bound: &one}, nil
+}
+
+func TestRunNeverLetsAHeuristicClaimOptimality(t *testing.T) {
+	res, err := Run(context.Background(), boastingHeuristic{}, RunRequest{Backend: HeuristicPrefix + "greedy"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != StatusFeasible || res.Bound != nil {
+		t.Errorf("status %q bound %v, want feasible without a bound", res.Status, res.Bound)
+	}
+}
