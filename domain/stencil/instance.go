@@ -20,6 +20,11 @@ const (
 	TimeTol = 1e-9
 )
 
+// MaxCells bounds task and arc cell counts and bundle multiplicities (2⁵³): up to it
+// whole numbers are exact in float64, and the formulations and the evaluator convert
+// them to int64 (a larger value such as 1e20 converts to a negative number).
+const MaxCells = 1 << 53
+
 // Task is one block of the decomposed grid.
 type Task struct {
 	Cells float64 `json:"cells"` // grid cells of the block (d_{T_u})
@@ -124,6 +129,9 @@ func (in *Instance) Validate() error {
 		if !finite(t.Cells) || t.Cells < 0 || !isWhole(t.Cells) {
 			return domain.Errorf(fmt.Sprintf("tasks[%d].cells", i), "must be a whole number >= 0, got %g", t.Cells)
 		}
+		if t.Cells > MaxCells {
+			return domain.Errorf(fmt.Sprintf("tasks[%d].cells", i), "must be at most 2^53, got %g", t.Cells)
+		}
 	}
 	n := len(in.Tasks)
 	for i, a := range in.Arcs {
@@ -139,6 +147,9 @@ func (in *Instance) Validate() error {
 		}
 		if !finite(a.Cells) || a.Cells < 0 || !isWhole(a.Cells) {
 			return domain.Errorf(f+".cells", "must be a whole number >= 0, got %g", a.Cells)
+		}
+		if a.Cells > MaxCells {
+			return domain.Errorf(f+".cells", "must be at most 2^53, got %g", a.Cells)
 		}
 	}
 	m := len(in.Processors)
@@ -217,6 +228,10 @@ func (in *Instance) checkWholeMultiplicities() error {
 	for _, c := range sizes {
 		for p, row := range in.LinkTime {
 			for k, t := range row {
+				if p != k && c*t > MaxCells {
+					return domain.Errorf(fmt.Sprintf("link_time[%d][%d]", p, k),
+						"arcs[%d] has %g cells, which need %g round quanta on this link, more than 2^53", seen[c], c, c*t)
+				}
 				if p != k && !isWhole(c*t) {
 					return domain.Errorf(fmt.Sprintf("link_time[%d][%d]", p, k),
 						"arcs[%d] has %g cells, which need %g round quanta on this link; the bundle multiplicity must be a whole number", seen[c], c, c*t)

@@ -186,6 +186,9 @@ func TestValidateRejectsBadInput(t *testing.T) {
 		{"a deadline below the best computation time", "deadline", "infeasible", func(in *Instance) { in.Deadline = 1e-3 }},
 		{"too little memory", "processors", "infeasible", func(in *Instance) { in.Processors[0].MemoryCells = 0; in.Processors[1].MemoryCells = 1 }},
 		{"a zero round time", "round_time", "> 0", func(in *Instance) { in.RoundTime = 0 }},
+		{"cells beyond 2^53", "tasks[7].cells", "2^53", func(in *Instance) { in.Tasks[7].Cells = 1e20 }},
+		{"arc cells beyond 2^53", "arcs[0].cells", "2^53", func(in *Instance) { in.Arcs[0].Cells = 1e20 }},
+		{"a multiplicity beyond 2^53", "link_time[0][1]", "2^53", func(in *Instance) { in.LinkTime[0][1] = 1e18 }},
 		{"a wrong objective", "objective", "min-energy", func(in *Instance) { in.Objective = "min-time" }},
 	}
 	for _, c := range cases {
