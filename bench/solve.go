@@ -72,6 +72,9 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.
 	res.Nodes = raw.Nodes
 	res.Message = raw.Message
 	res.Status = MapStatus(raw, f.Model)
+	if raw.Status == backends.Unbounded && res.Status == StatusError {
+		res.Message += " (unboundedness claimed on a model whose columns are all bounded)"
+	}
 	if finite(raw.Bound) {
 		res.Bound = ptr(raw.Bound)
 	}
@@ -114,7 +117,8 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.
 
 // MapStatus maps a backend's termination reason to the spec's status. It reports
 // "optimal" only when the backend did. InfeasibleOrUnbounded becomes "infeasible" only
-// when every column of m has finite bounds, so the model cannot be unbounded.
+// when every column of m has finite bounds, so the model cannot be unbounded; for the
+// same reason an unboundedness claim on such a model is an error.
 func MapStatus(raw backends.Result, m *model.Model) string {
 	switch raw.Status {
 	case backends.Optimal:
@@ -125,6 +129,9 @@ func MapStatus(raw backends.Result, m *model.Model) string {
 	case backends.Infeasible:
 		return StatusInfeasible
 	case backends.Unbounded:
+		if allBounded(m) {
+			return StatusError // a model whose columns are all bounded cannot be unbounded
+		}
 		return StatusUnbounded
 	case backends.InfeasibleOrUnbounded:
 		if allBounded(m) {

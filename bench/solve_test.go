@@ -56,6 +56,10 @@ func TestSolveFormulatedWithholdsUnprovenOptimum(t *testing.T) {
 			backends.Result{Status: backends.Optimal, HasSolution: true, Values: []float64{0.5, 0.5}, Objective: 1, Bound: 1.5}, StatusFeasible},
 		{"a point violating the model is an error",
 			backends.Result{Status: backends.Optimal, HasSolution: true, Values: []float64{0.2, 0.2}, Objective: 0.4, Bound: 0.4}, StatusError},
+		{"unbounded on a model with bounded columns is an error",
+			backends.Result{Status: backends.Unbounded, Objective: nan, Bound: nan}, StatusError},
+		{"infeasible-or-unbounded on a model with bounded columns is infeasible",
+			backends.Result{Status: backends.InfeasibleOrUnbounded, Objective: nan, Bound: nan}, StatusInfeasible},
 		{"optimal without a solution is an error",
 			backends.Result{Status: backends.Optimal, Objective: nan, Bound: nan}, StatusError},
 	}
