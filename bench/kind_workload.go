@@ -307,6 +307,11 @@ func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *
 	}
 	res.Solution = final
 	res.Objective = ptr(p.Inst.ObjectiveOf(ev2))
+	if res.Bound != nil {
+		// The later stages may move the first objective by fw.StageTol: keep the gap
+		// the gap of the reported objective.
+		res.Gap = ptr(backends.RelativeGap(*res.Objective, *res.Bound))
+	}
 	res.Check.Evaluator = &EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev2)}
 	res.Message = fmt.Sprintf("lexicographic stages: %d extra MILP solves", m.solves)
 	if res.Check.Exact != nil && res.Check.Exact.Objective != nil {
