@@ -16,8 +16,10 @@
 // column arrays are handed to HiGHS as they are, without copying: the binding checks
 // that HighsInt is 32 bits at compile time and again on every instance. HiGHS copies
 // them during Highs_passMip, so no Go memory is referenced by C after that call. The
-// only C allocation the binding makes is a small control block (calloc/free within
-// Solve). Nothing relies on a finaliser.
+// only lasting C allocation the binding makes is a small control block (calloc within
+// Solve, freed last: after the watcher has exited and after Highs_destroy, since HiGHS
+// holds it as callback data); the strings of the presolve retry are freed at once.
+// Nothing relies on a finaliser.
 //
 // # Cancellation and the deadline
 //
