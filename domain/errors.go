@@ -39,8 +39,9 @@ func Errorf(field, format string, args ...any) error {
 	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }
 
-// InFile sets the file of every FieldError in err's chain that has none and returns err.
-// Other errors are wrapped as a FieldError for the whole file.
+// InFile sets the file of the first FieldError in err's chain, when it has none, and
+// returns err. Loaders return FieldErrors unwrapped, so the file then leads the message;
+// errors without a FieldError are wrapped as a FieldError for the whole file.
 func InFile(file string, err error) error {
 	if err == nil {
 		return nil
