@@ -220,6 +220,7 @@ func RandomMixed(rng *rand.Rand, n int) *model.Model {
 // build and hand-off speed; it is not meant to be solved.
 func BenchModel(rows, cols, perRow int) *model.Model {
 	m := model.New("bench")
+	m.Grow(cols, rows, rows*perRow)
 	x := make([]model.Var, cols)
 	var e model.Expr
 	for j := range x {
