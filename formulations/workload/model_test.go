@@ -8,23 +8,8 @@ import (
 	dw "github.com/schedopt/schedopt/domain/workload"
 )
 
-func fig10() *dw.Tables {
-	cols := [][][3]float64{
-		{{2, 1, 2}, {1, 3, 5}, {3, 5, 6}, {4, 6, 5}},
-		{{2, 1, 6}, {1, 2, 3}, {3, 6, 2}, {4, 9, 4}},
-		{{2, 4, 2}, {1, 5, 1}, {4, 7, 5}, {3, 8, 3}},
-		{{1, 1, 1}, {3, 6, 2}, {2, 7, 3}, {4, 8, 6}},
-	}
-	in := &dw.Instance{Kind: "workload", N: 4, Objective: dw.ObjPareto}
-	for i, c := range cols {
-		p := dw.Processor{Name: fmt.Sprint("P", i)}
-		for _, q := range c {
-			p.Points = append(p.Points, dw.Point{Size: int(q[0]), Energy: q[1], Time: q[2]})
-		}
-		in.Processors = append(in.Processors, p)
-	}
-	return in.Tables()
-}
+// fig10 is the worked example of seed 000 (Fig. 10).
+func fig10() *dw.Tables { return dw.Fig10().Tables() }
 
 func identical() *dw.Tables {
 	in := &dw.Instance{Kind: "workload", N: 10, Objective: dw.ObjPareto}
