@@ -49,6 +49,27 @@ type Options struct {
 	Threads   int           // 0 means the solver's choice
 	Seed      int           // random seed
 	Log       io.Writer     // solver log; nil silences the solver
+	// Presolve says whether the solver may presolve the model. The certification
+	// policy (package certify) re-solves with PresolveOff to confirm claims, because
+	// MIP presolve is where the solver bugs it guards against live.
+	Presolve Presolve
+}
+
+// Presolve selects whether a backend presolves the model.
+type Presolve int
+
+// Presolve settings. The zero value keeps the backend's default.
+const (
+	PresolveAuto Presolve = iota // the backend's default (HiGHS and CBC presolve; lp_solve does not)
+	PresolveOff                  // no presolve, no MIP preprocessing
+)
+
+// String returns "auto" or "off".
+func (p Presolve) String() string {
+	if p == PresolveOff {
+		return "off"
+	}
+	return "auto"
 }
 
 // DefaultOptions returns the options the command line uses by default: a relative gap
@@ -100,6 +121,8 @@ func (o Options) Validate() error {
 		return fmt.Errorf("backends: time limit %v: must be >= 0", o.TimeLimit)
 	case o.Threads < 0:
 		return fmt.Errorf("backends: threads %d: must be >= 0", o.Threads)
+	case o.Presolve != PresolveAuto && o.Presolve != PresolveOff:
+		return fmt.Errorf("backends: presolve setting %d: must be PresolveAuto or PresolveOff", o.Presolve)
 	}
 	return nil
 }

@@ -648,3 +648,25 @@ func (m *Model) Grow(cols, rows, nnz int) {
 		m.rowValue = slices.Grow(m.rowValue, nnz)
 	}
 }
+
+// Clone returns a deep copy of m: columns, rows, objective, MIP start and recorded
+// reformulations. Changes to the copy (an extra row, new bounds, another objective)
+// leave m untouched; the certification policy uses it to build confirmation models.
+func (m *Model) Clone() *Model {
+	c := *m
+	c.colLo = slices.Clone(m.colLo)
+	c.colHi = slices.Clone(m.colHi)
+	c.colObj = slices.Clone(m.colObj)
+	c.colKind = slices.Clone(m.colKind)
+	c.colName = slices.Clone(m.colName)
+	c.rowStart = slices.Clone(m.rowStart)
+	c.rowIndex = slices.Clone(m.rowIndex)
+	c.rowValue = slices.Clone(m.rowValue)
+	c.rowLo = slices.Clone(m.rowLo)
+	c.rowHi = slices.Clone(m.rowHi)
+	c.rowName = slices.Clone(m.rowName)
+	c.start = slices.Clone(m.start)
+	c.reforms = slices.Clone(m.reforms)
+	c.pos = nil
+	return &c
+}

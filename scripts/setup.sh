@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # setup.sh installs everything schedopt needs on a fresh Debian bookworm machine:
-# build tools, pkg-config, cmake, lp_solve (Debian package) and HiGHS (built from
+# build tools, pkg-config, cmake, lp_solve and CBC (Debian packages) and HiGHS (built from
 # Debian's trixie source package, because bookworm ships none). It is idempotent and
 # returns quickly when everything is already in place.
 set -euo pipefail
@@ -31,7 +31,7 @@ if [ "$(printf '%s\n%s\n' "$go_want" "$go_have" | sort -V | head -n1)" != "$go_w
 fi
 
 need_pkgs=()
-for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve xz-utils ca-certificates; do
+for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc xz-utils ca-certificates; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     need_pkgs+=("$p")
   fi

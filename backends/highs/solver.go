@@ -90,6 +90,11 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	if err := in.setOptions(opts.RelGap, opts.AbsGap, timeLimit, opts.Seed, opts.Threads, opts.Log != nil); err != nil {
 		return backends.Result{}, err
 	}
+	if opts.Presolve == backends.PresolveOff {
+		if err := in.setPresolve(false); err != nil {
+			return backends.Result{}, err
+		}
+	}
 
 	var notes []string
 	if st := passModel(in, m, mip); st == statusError {

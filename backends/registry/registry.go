@@ -1,0 +1,67 @@
+// Package registry maps the command-line names of schedopt's MILP backends to their
+// constructors. It is the one place that knows every backend; the CLI, the
+// certification policy (which picks a second backend to decide disagreements) and
+// sweeps look backends up here.
+package registry
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/highs"
+	"github.com/schedopt/schedopt/backends/lpsolve"
+)
+
+// Backend names as the command line and the sweep specs spell them.
+const (
+	HiGHS   = "highs"
+	LPSolve = "lpsolve"
+	CBC     = "cbc"
+)
+
+// entry is one registered backend.
+type entry struct {
+	name    string
+	new     func() backends.Solver
+	version func() string // solver name and version, e.g. "HiGHS 1.10.0"
+}
+
+// entries lists the backends, default first. Adding a backend is one line here.
+func entries() []entry {
+	return []entry{
+		{HiGHS, func() backends.Solver { return highs.New() }, func() string { return "HiGHS " + highs.Version() }},
+		{LPSolve, func() backends.Solver { return lpsolve.New() }, func() string { return "lp_solve " + lpsolve.Version() }},
+	}
+}
+
+// Names lists the MILP backend names, default first.
+func Names() []string {
+	var ns []string
+	for _, e := range entries() {
+		ns = append(ns, e.name)
+	}
+	return ns
+}
+
+// Has reports whether name is a registered backend.
+func Has(name string) bool { return slices.Contains(Names(), name) }
+
+// New returns a new instance of the backend called name.
+func New(name string) (backends.Solver, error) {
+	for _, e := range entries() {
+		if e.name == name {
+			return e.new(), nil
+		}
+	}
+	return nil, fmt.Errorf("registry: unknown backend %q", name)
+}
+
+// Versions returns the linked solver's name and version by backend name.
+func Versions() map[string]string {
+	v := map[string]string{}
+	for _, e := range entries() {
+		v[e.name] = e.version()
+	}
+	return v
+}
