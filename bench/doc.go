@@ -1,8 +1,9 @@
-// Package bench turns instances into results: it loads instance JSON of every kind,
-// solves it with a MILP backend or an exact algorithm, decodes and evaluates the
-// schedule, cross-checks it against an exact oracle, and runs sweeps of such jobs with
-// reports and plots.
+// Package bench runs sweeps: it expands a spec (spec.go) into a plan of jobs
+// (plan.go), runs them on a pool of workers with one synced results line per job,
+// resume and shards (sweep.go), merges results files, and builds the reports
+// (report.go); bench/plot draws the figures.
 //
-// Each problem kind plugs in through the Problem interface (problem.go); the adapters
-// for the kinds live in the kind_*.go files.
+// bench knows no instance kind and solves nothing itself: it loads instances through
+// a kinds.Registry (kinds/builtin by default) and runs each job with kinds.Run, which
+// solves through package solve.
 package bench

@@ -12,6 +12,9 @@ import (
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/pflag"
 )
 
@@ -61,7 +64,7 @@ type Plan struct {
 	Instances []*Instance
 	Jobs      []Job
 
-	load func([]byte, string) (Problem, error)
+	load func([]byte, string) (kinds.Problem, error)
 }
 
 // PlanOptions tune how a spec expands. The zero value uses the real loaders.
@@ -71,10 +74,10 @@ type PlanOptions struct {
 	SpecFile string
 	// TimeScale multiplies every time limit (e.g. 0.1 on a laptop); 0 means 1.
 	TimeScale float64
-	// Load parses an instance (default Load).
-	Load func(data []byte, name string) (Problem, error)
-	// Generators lists the instance generators (default Generators).
-	Generators func() []Generator
+	// Load parses an instance (default: the built-in kinds, kinds/builtin).
+	Load func(data []byte, name string) (kinds.Problem, error)
+	// Generators lists the instance generators (default: the built-in kinds').
+	Generators func() []kinds.Generator
 }
 
 // NewPlan expands spec into jobs. It loads and validates every instance and checks
@@ -90,10 +93,10 @@ func NewPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 
 func newPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 	if o.Load == nil {
-		o.Load = Load
+		o.Load = builtin.Registry().Load
 	}
 	if o.Generators == nil {
-		o.Generators = Generators
+		o.Generators = builtin.Registry().Generators
 	}
 	if o.TimeScale == 0 {
 		o.TimeScale = 1
@@ -152,7 +155,7 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 			files = m
 		} else {
 			if _, err := os.Stat(full); err != nil {
-				return nil, domain.Errorf(f, "instance %s: %s", full, readReason(err))
+				return nil, domain.Errorf(f, "instance %s: %s", full, kinds.ReadReason(err))
 			}
 			files = []string{full}
 		}
@@ -160,9 +163,9 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 		for _, file := range files {
 			data, err := os.ReadFile(file)
 			if err != nil {
-				return nil, domain.Errorf(f, "instance %s: %s", file, readReason(err))
+				return nil, domain.Errorf(f, "instance %s: %s", file, kinds.ReadReason(err))
 			}
-			in, err := describe(filepath.Clean(file), data, DefaultName(file), o.Load)
+			in, err := describe(filepath.Clean(file), data, kinds.DefaultName(file), o.Load)
 			if err != nil {
 				return nil, domain.Errorf(f, "instance %s: %v", file, err)
 			}
@@ -174,7 +177,7 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 }
 
 func expandGen(field string, is InstanceSpec, o PlanOptions) ([]*Instance, error) {
-	var gen *Generator
+	var gen *kinds.Generator
 	var kinds []string
 	for _, g := range o.Generators() {
 		kinds = append(kinds, g.Kind)
@@ -313,13 +316,13 @@ func combinations(vary map[string][]any) []map[string]any {
 
 // describe loads an instance once to validate it and learn its kind, name, size,
 // model size and heuristics.
-func describe(id string, data []byte, name string, load func([]byte, string) (Problem, error)) (*Instance, error) {
+func describe(id string, data []byte, name string, load func([]byte, string) (kinds.Problem, error)) (*Instance, error) {
 	p, err := load(data, name)
 	if err != nil {
 		return nil, err
 	}
 	in := &Instance{ID: id, Kind: p.Kind(), Name: p.Name(), Data: data, Size: SizeOf(data), Integers: -1}
-	if hp, ok := p.(HeuristicProblem); ok {
+	if hp, ok := p.(kinds.HeuristicProblem); ok {
 		in.Heuristics = hp.Heuristics()
 	}
 	return in, nil
@@ -378,18 +381,18 @@ func (p *Plan) expandJobs(scale float64) error {
 		if len(gaps) == 0 {
 			gaps = []float64{backends.DefaultRelGap}
 		}
-		milp := !(b.Name == BackendExact || strings.HasPrefix(b.Name, HeuristicPrefix))
+		milp := !(b.Name == solve.Exact || strings.HasPrefix(b.Name, solve.HeuristicPrefix))
 		matched := 0
 		for _, in := range p.Instances {
 			if len(b.Kinds) > 0 && !slices.Contains(b.Kinds, in.Kind) {
 				continue
 			}
 			names := []string{b.Name}
-			if h, ok := strings.CutPrefix(b.Name, HeuristicPrefix); ok {
+			if h, ok := strings.CutPrefix(b.Name, solve.HeuristicPrefix); ok {
 				if h == "*" {
 					names = names[:0]
 					for _, hn := range in.Heuristics {
-						names = append(names, HeuristicPrefix+hn)
+						names = append(names, solve.HeuristicPrefix+hn)
 					}
 				} else if !slices.Contains(in.Heuristics, h) {
 					continue
@@ -428,8 +431,8 @@ func (p *Plan) expandJobs(scale float64) error {
 				}
 			}
 		}
-		if matched == 0 && strings.HasPrefix(b.Name, HeuristicPrefix) && b.Name != HeuristicPrefix+"*" {
-			return domain.Errorf(field, "no instance of the sweep has the heuristic %q", strings.TrimPrefix(b.Name, HeuristicPrefix))
+		if matched == 0 && strings.HasPrefix(b.Name, solve.HeuristicPrefix) && b.Name != solve.HeuristicPrefix+"*" {
+			return domain.Errorf(field, "no instance of the sweep has the heuristic %q", strings.TrimPrefix(b.Name, solve.HeuristicPrefix))
 		}
 	}
 	// Drop duplicate jobs (the same backend listed twice), keeping the first.

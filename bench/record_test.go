@@ -1,6 +1,11 @@
 package bench
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
+)
 
 func TestRecordFailed(t *testing.T) {
 	tests := []struct {
@@ -8,10 +13,10 @@ func TestRecordFailed(t *testing.T) {
 		rec    Record
 		failed bool
 	}{
-		{"solver error is a failure", Record{Status: StatusError, Result: &Result{Message: "solver crashed"}}, true},
-		{"job error without result is a failure", Record{Status: StatusError, Error: "boom"}, true},
-		{"heuristic without a schedule is an answer", Record{Status: StatusError, Result: &Result{Message: NoScheduleMessage + "deadline missed"}}, false},
-		{"infeasible is an answer", Record{Status: StatusInfeasible}, false},
+		{"solver error is a failure", Record{Status: solve.StatusError, Result: &solve.Result{Message: "solver crashed"}}, true},
+		{"job error without result is a failure", Record{Status: solve.StatusError, Error: "boom"}, true},
+		{"heuristic without a schedule is an answer", Record{Status: solve.StatusError, Result: &solve.Result{Message: kinds.NoScheduleMessage + "deadline missed"}}, false},
+		{"infeasible is an answer", Record{Status: solve.StatusInfeasible}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

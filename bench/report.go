@@ -4,8 +4,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/schedopt/schedopt/solve"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -116,20 +118,20 @@ func BuildReport(recs []*Record) *Report {
 		}
 		g.Jobs++
 		status := r.Status
-		if isHeuristic(r) && (status == StatusInfeasible || r.NoSchedule()) {
+		if isHeuristic(r) && (status == solve.StatusInfeasible || r.NoSchedule()) {
 			// A heuristic that found no schedule within the limits proves nothing.
-			status = StatusTimeLimit
+			status = solve.StatusTimeLimit
 		}
 		switch status {
-		case StatusOptimal:
+		case solve.StatusOptimal:
 			g.Optimal++
-		case StatusFeasible:
+		case solve.StatusFeasible:
 			g.Feasible++
-		case StatusInfeasible:
+		case solve.StatusInfeasible:
 			g.Infeasible++
-		case StatusUnbounded:
+		case solve.StatusUnbounded:
 			g.Unbounded++
-		case StatusTimeLimit:
+		case solve.StatusTimeLimit:
 			g.TimeLimited++
 		case StatusUnsupported:
 			g.Unsupported++
@@ -138,16 +140,16 @@ func BuildReport(recs []*Record) *Report {
 			rep.Failures = append(rep.Failures, r)
 		}
 		switch r.Status {
-		case StatusOptimal, StatusInfeasible, StatusUnbounded:
+		case solve.StatusOptimal, solve.StatusInfeasible, solve.StatusUnbounded:
 			times[l] = append(times[l], r.SolveSeconds())
-		case StatusFeasible, StatusTimeLimit:
+		case solve.StatusFeasible, solve.StatusTimeLimit:
 			t := r.SolveSeconds()
 			if r.TimeLimit > 0 && atLimit(r) {
 				t = r.TimeLimit
 			}
 			times[l] = append(times[l], t)
 		}
-		if r.Status == StatusFeasible && r.Result != nil && r.Result.Gap != nil && atLimit(r) {
+		if r.Status == solve.StatusFeasible && r.Result != nil && r.Result.Gap != nil && atLimit(r) {
 			gaps[l] = append(gaps[l], *r.Result.Gap)
 		}
 	}
@@ -178,7 +180,7 @@ func BuildReport(recs []*Record) *Report {
 }
 
 // isHeuristic reports whether the record comes from a heuristic.
-func isHeuristic(r *Record) bool { return strings.HasPrefix(r.Backend, HeuristicPrefix) }
+func isHeuristic(r *Record) bool { return strings.HasPrefix(r.Backend, solve.HeuristicPrefix) }
 
 // atLimit reports whether a non-optimal record stopped because of its time limit
 // (as opposed to a heuristic, which stops by itself).
@@ -195,15 +197,14 @@ func groupLess(a, b *GroupStats) bool {
 }
 
 func backendRank(b string) int {
-	switch {
-	case b == BackendHiGHS:
-		return 0
-	case b == BackendLPSolve:
-		return 1
-	case b == BackendExact:
-		return 2
+	milp := solve.MILPBackends()
+	if i := slices.Index(milp, b); i >= 0 {
+		return i
 	}
-	return 3
+	if b == solve.Exact {
+		return len(milp)
+	}
+	return len(milp) + 1
 }
 
 // groupLabels returns the labelling of records: the backend name, plus the gap and
@@ -277,7 +278,7 @@ func Quantile(sorted []float64, q float64) float64 {
 
 // agreeRelTol is the relative tolerance, on top of the requested gaps, within which
 // two objectives agree.
-const agreeRelTol = AgreeTol
+const agreeRelTol = solve.AgreeTol
 
 // claim is what one record says about an instance.
 type claim struct {
@@ -315,7 +316,7 @@ func frontOf(sol any) []frontPoint {
 }
 
 func claimOf(r *Record, label string) (claim, bool) {
-	c := claim{label: label, rec: r, status: r.Status, oracle: r.Backend == BackendExact}
+	c := claim{label: label, rec: r, status: r.Status, oracle: r.Backend == solve.Exact}
 	if r.Result == nil {
 		return c, false
 	}
@@ -326,7 +327,7 @@ func claimOf(r *Record, label string) (claim, bool) {
 		return c, false
 	}
 	switch r.Status {
-	case StatusOptimal, StatusFeasible, StatusInfeasible, StatusUnbounded:
+	case solve.StatusOptimal, solve.StatusFeasible, solve.StatusInfeasible, solve.StatusUnbounded:
 	default:
 		return c, false
 	}
@@ -339,7 +340,7 @@ func claimOf(r *Record, label string) (claim, bool) {
 	if r.RelGap != nil {
 		c.gap = *r.RelGap
 	}
-	if r.Status == StatusOptimal {
+	if r.Status == solve.StatusOptimal {
 		c.front = frontOf(r.Result.Solution)
 	}
 	return c, true
@@ -392,7 +393,7 @@ func uncovered(cov, pts []frontPoint, g float64) (int, bool) {
 
 func (c claim) value() string {
 	switch {
-	case c.status == StatusInfeasible || c.status == StatusUnbounded:
+	case c.status == solve.StatusInfeasible || c.status == solve.StatusUnbounded:
 		return c.status
 	case c.hasObj:
 		return fmt.Sprintf("%s %s", c.status, fmtNum(c.obj))
@@ -402,12 +403,12 @@ func (c claim) value() string {
 
 // conflict returns why a and b cannot both be right, or "".
 func conflict(a, b claim) string {
-	if a.status == StatusInfeasible || b.status == StatusInfeasible {
+	if a.status == solve.StatusInfeasible || b.status == solve.StatusInfeasible {
 		if a.status == b.status {
 			return ""
 		}
 		inf, other := a, b
-		if b.status == StatusInfeasible {
+		if b.status == solve.StatusInfeasible {
 			inf, other = b, a
 		}
 		if other.hasObj {
@@ -415,8 +416,8 @@ func conflict(a, b claim) string {
 		}
 		return ""
 	}
-	if a.status == StatusUnbounded || b.status == StatusUnbounded {
-		if a.status != b.status && (a.hasObj && a.status == StatusOptimal || b.hasObj && b.status == StatusOptimal) {
+	if a.status == solve.StatusUnbounded || b.status == solve.StatusUnbounded {
+		if a.status != b.status && (a.hasObj && a.status == solve.StatusOptimal || b.hasObj && b.status == solve.StatusOptimal) {
 			return "one says unbounded, the other proved a finite optimum"
 		}
 		return ""
@@ -431,7 +432,7 @@ func conflict(a, b claim) string {
 	}
 	scale := math.Max(1, math.Max(math.Abs(a.obj), math.Abs(b.obj)))
 	tol := (a.gap+b.gap)*scale + agreeRelTol*scale
-	if a.status == StatusOptimal && b.status == StatusOptimal && math.Abs(a.obj-b.obj) > tol {
+	if a.status == solve.StatusOptimal && b.status == solve.StatusOptimal && math.Abs(a.obj-b.obj) > tol {
 		return fmt.Sprintf("both proved optimal, objectives differ by %s", fmtNum(math.Abs(a.obj-b.obj)))
 	}
 	// A solution below another's proven lower bound (minimisation).
@@ -440,7 +441,7 @@ func conflict(a, b claim) string {
 		if lb.hasBound && sol.obj < lb.bound-tol {
 			return fmt.Sprintf("%s's solution %s is below %s's proven bound %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.bound))
 		}
-		if lb.status == StatusOptimal && !lb.hasBound && sol.obj < lb.obj-tol {
+		if lb.status == solve.StatusOptimal && !lb.hasBound && sol.obj < lb.obj-tol {
 			return fmt.Sprintf("%s's solution %s beats %s's proven optimum %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.obj))
 		}
 	}
@@ -453,7 +454,7 @@ func (rep *Report) compare(recs []*Record, label func(*Record) string) {
 	for _, r := range recs {
 		// A result's own checks.
 		if r.Result != nil {
-			claimsSolution := r.Status == StatusOptimal || r.Status == StatusFeasible
+			claimsSolution := r.Status == solve.StatusOptimal || r.Status == solve.StatusFeasible
 			if ev := r.Result.Check.Evaluator; ev != nil && !ev.OK && claimsSolution {
 				rep.Disagreements = append(rep.Disagreements, Disagreement{
 					Instance: r.Instance, A: label(r), B: "evaluator",
@@ -585,7 +586,7 @@ func Quality(recs []*Record, label func(*Record) string) []*QualityStats {
 
 // usable returns a record's objective when it has a solution the evaluator accepted.
 func usable(r *Record) (float64, bool) {
-	if r.Status != StatusOptimal && r.Status != StatusFeasible {
+	if r.Status != solve.StatusOptimal && r.Status != solve.StatusFeasible {
 		return 0, false
 	}
 	v, ok := r.Objective()
@@ -629,7 +630,7 @@ func (rep *Report) WriteSummary(w io.Writer) error {
 	fams := map[string]*fam{}
 	var famOrder []string
 	for _, g := range rep.Groups {
-		if h, ok := strings.CutPrefix(g.Backend, HeuristicPrefix); ok {
+		if h, ok := strings.CutPrefix(g.Backend, solve.HeuristicPrefix); ok {
 			name, _, _ := strings.Cut(h, "-")
 			f := fams[name]
 			if f == nil {
@@ -649,9 +650,9 @@ func (rep *Report) WriteSummary(w io.Writer) error {
 	}
 	for _, name := range famOrder {
 		f := fams[name]
-		label := HeuristicPrefix + name
+		label := solve.HeuristicPrefix + name
 		if f.methods > 1 {
-			label = fmt.Sprintf("%s%s-* (%d rules)", HeuristicPrefix, name, f.methods)
+			label = fmt.Sprintf("%s%s-* (%d rules)", solve.HeuristicPrefix, name, f.methods)
 		}
 		rows = append(rows, []string{label, itoa(f.jobs), "–", "–", itoa(f.feasible), "–", itoa(f.none), itoa(f.errors), "", ""})
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/solve"
 )
 
 func f64(v float64) *float64 { return &v }
@@ -16,12 +17,12 @@ func f64(v float64) *float64 { return &v }
 func rec(inst, backend string, gap *float64, status string, obj *float64, secs float64) *bench.Record {
 	r := &bench.Record{Key: inst + "|" + backend, Instance: inst, Kind: "workload", Backend: backend, RelGap: gap,
 		TimeLimit: 10, Status: status, Size: bench.Size{M: 4}}
-	if status != bench.StatusError {
-		r.Result = &bench.Result{Status: status, Objective: obj, Seconds: bench.Seconds{Solve: secs}}
+	if status != solve.StatusError {
+		r.Result = &solve.Result{Status: status, Objective: obj, Seconds: solve.Seconds{Solve: secs}}
 		if obj != nil {
-			r.Result.Check.Evaluator = &bench.EvaluatorCheck{OK: true, Objective: *obj}
+			r.Result.Check.Evaluator = &solve.EvaluatorCheck{OK: true, Objective: *obj}
 		}
-		if status == bench.StatusOptimal {
+		if status == solve.StatusOptimal {
 			r.Result.Bound = obj
 		}
 	} else {
@@ -34,21 +35,21 @@ func syntheticRecords() []*bench.Record {
 	g := f64(1e-6)
 	return []*bench.Record{
 		// i1: everyone agrees.
-		rec("i1", "highs", g, bench.StatusOptimal, f64(100), 0),
-		rec("i1", "lpsolve", g, bench.StatusOptimal, f64(100.00001), 1),
-		rec("i1", "exact", nil, bench.StatusOptimal, f64(100), 3),
-		rec("i1", "heuristic:greedy", nil, bench.StatusFeasible, f64(150), 0.001),
+		rec("i1", "highs", g, solve.StatusOptimal, f64(100), 0),
+		rec("i1", "lpsolve", g, solve.StatusOptimal, f64(100.00001), 1),
+		rec("i1", "exact", nil, solve.StatusOptimal, f64(100), 3),
+		rec("i1", "heuristic:greedy", nil, solve.StatusFeasible, f64(150), 0.001),
 		// i2: lpsolve claims a different optimum: a disagreement that must be listed.
-		rec("i2", "highs", g, bench.StatusOptimal, f64(200), 0),
-		rec("i2", "lpsolve", g, bench.StatusOptimal, f64(210), 1),
-		rec("i2", "exact", nil, bench.StatusOptimal, f64(200), 3),
-		rec("i2", "heuristic:greedy", nil, bench.StatusFeasible, f64(400), 0.001),
+		rec("i2", "highs", g, solve.StatusOptimal, f64(200), 0),
+		rec("i2", "lpsolve", g, solve.StatusOptimal, f64(210), 1),
+		rec("i2", "exact", nil, solve.StatusOptimal, f64(200), 3),
+		rec("i2", "heuristic:greedy", nil, solve.StatusFeasible, f64(400), 0.001),
 		// i3: highs says infeasible, the exact oracle has a schedule.
-		rec("i3", "highs", g, bench.StatusInfeasible, nil, 0.5),
-		rec("i3", "exact", nil, bench.StatusOptimal, f64(50), 0.1),
+		rec("i3", "highs", g, solve.StatusInfeasible, nil, 0.5),
+		rec("i3", "exact", nil, solve.StatusOptimal, f64(50), 0.1),
 		// i4: lpsolve hit the limit with a solution and gap 0.2; highs failed.
-		rec("i4", "lpsolve", g, bench.StatusFeasible, f64(80), 10),
-		rec("i4", "highs", g, bench.StatusError, nil, 0),
+		rec("i4", "lpsolve", g, solve.StatusFeasible, f64(80), 10),
+		rec("i4", "highs", g, solve.StatusError, nil, 0),
 	}
 }
 
@@ -116,9 +117,9 @@ func TestReportListsEveryDisagreementWithBothValues(t *testing.T) {
 }
 
 func TestReportFlagsEvaluatorAndOracleFailures(t *testing.T) {
-	r := rec("i9", "highs", f64(1e-6), bench.StatusOptimal, f64(10), 0)
-	r.Result.Check.Evaluator = &bench.EvaluatorCheck{OK: false, Objective: 12, Message: "machine 2 overlaps"}
-	r.Result.Check.Exact = &bench.ExactCheck{Algorithm: "dp", Objective: f64(11), Agree: false}
+	r := rec("i9", "highs", f64(1e-6), solve.StatusOptimal, f64(10), 0)
+	r.Result.Check.Evaluator = &solve.EvaluatorCheck{OK: false, Objective: 12, Message: "machine 2 overlaps"}
+	r.Result.Check.Exact = &solve.ExactCheck{Algorithm: "dp", Objective: f64(11), Agree: false}
 	rep := bench.BuildReport([]*bench.Record{r})
 	if len(rep.Disagreements) != 2 {
 		t.Fatalf("disagreements = %+v, want evaluator and oracle", rep.Disagreements)
@@ -194,12 +195,12 @@ func TestQuantileInterpolates(t *testing.T) {
 
 func TestHeuristicWithoutScheduleIsNoDisagreement(t *testing.T) {
 	recs := []*bench.Record{
-		rec("i1", "highs", f64(1e-6), bench.StatusOptimal, f64(10), 0),
-		rec("i1", "heuristic:gss-a1", nil, bench.StatusInfeasible, nil, 0),
+		rec("i1", "highs", f64(1e-6), solve.StatusOptimal, f64(10), 0),
+		rec("i1", "heuristic:gss-a1", nil, solve.StatusInfeasible, nil, 0),
 		// A heuristic with more installments than the MIP's n may beat its optimum.
-		rec("i1", "heuristic:hom-scu", nil, bench.StatusFeasible, f64(9), 0),
+		rec("i1", "heuristic:hom-scu", nil, solve.StatusFeasible, f64(9), 0),
 	}
-	recs[1].Result.Check.Evaluator = &bench.EvaluatorCheck{OK: false, Objective: 12, Message: "T exceeds the deadline"}
+	recs[1].Result.Check.Evaluator = &solve.EvaluatorCheck{OK: false, Objective: 12, Message: "T exceeds the deadline"}
 	rep := bench.BuildReport(recs)
 	if len(rep.Disagreements) != 0 {
 		t.Errorf("heuristic results were listed as disagreements: %+v", rep.Disagreements)
@@ -219,11 +220,11 @@ func TestReportComparesProvenFrontsPointByPoint(t *testing.T) {
 		}
 		return map[string]any{"front": f}
 	}
-	a := rec("w", "highs", f64(1e-6), bench.StatusOptimal, f64(2), 0)
+	a := rec("w", "highs", f64(1e-6), solve.StatusOptimal, f64(2), 0)
 	a.Result.Solution = front(2, 5, 3, 4, 6, 2)
-	b := rec("w", "exact", nil, bench.StatusOptimal, f64(2), 0)
+	b := rec("w", "exact", nil, solve.StatusOptimal, f64(2), 0)
 	b.Result.Solution = front(2, 5, 3, 4, 6, 2)
-	c := rec("w", "lpsolve", f64(1e-6), bench.StatusOptimal, f64(2), 0)
+	c := rec("w", "lpsolve", f64(1e-6), solve.StatusOptimal, f64(2), 0)
 	c.Result.Solution = front(2, 5, 3, 4.5, 6, 2) // a dominated point: wrong
 	rep := bench.BuildReport([]*bench.Record{a, b, c})
 	if len(rep.Disagreements) != 2 {
@@ -247,7 +248,7 @@ func TestReportFrontsWithinTheGap(t *testing.T) {
 		}
 		return map[string]any{"front": f}
 	}
-	exact := rec("w", "exact", nil, bench.StatusOptimal, f64(2), 0)
+	exact := rec("w", "exact", nil, solve.StatusOptimal, f64(2), 0)
 	exact.Result.Solution = front(2, 100, 3, 98, 6, 50)
 	for _, c := range []struct {
 		name     string
@@ -262,7 +263,7 @@ func TestReportFrontsWithinTheGap(t *testing.T) {
 		{"no point as fast as T* = 2", front(3, 98, 6, 50), true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			h := rec("w", "highs", f64(0.05), bench.StatusOptimal, f64(2), 0)
+			h := rec("w", "highs", f64(0.05), solve.StatusOptimal, f64(2), 0)
 			h.Result.Solution = c.solution
 			rep := bench.BuildReport([]*bench.Record{exact, h})
 			if got := len(rep.Disagreements) > 0; got != c.conflict {

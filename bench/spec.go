@@ -5,13 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // Spec is a sweep specification: which instances to solve with which backends, time
@@ -173,9 +175,9 @@ func (s Seeds) MarshalJSON() ([]byte, error) { return json.Marshal(s.List) }
 // LoadSpec reads a sweep spec. Every problem is a *domain.FieldError naming the file,
 // the field and the reason.
 func LoadSpec(path string) (*Spec, error) {
-	data, err := os.ReadFile(path)
+	data, err := kinds.ReadFile(path)
 	if err != nil {
-		return nil, &domain.FieldError{File: path, Reason: readReason(err)}
+		return nil, err
 	}
 	s, err := ParseSpec(data)
 	if err != nil {
@@ -229,8 +231,8 @@ func (s *Spec) check() error {
 		return domain.Errorf("instances", "empty: name at least one instance file or generator call")
 	}
 	if len(s.Backends) == 0 {
-		return domain.Errorf("backends", "empty: name at least one backend (%s, %s, %s, %s<name>)",
-			BackendHiGHS, BackendLPSolve, BackendExact, HeuristicPrefix)
+		return domain.Errorf("backends", "empty: name at least one backend (%s, %s, %s<name>)",
+			strings.Join(solve.MILPBackends(), ", "), solve.Exact, solve.HeuristicPrefix)
 	}
 	for i, in := range s.Instances {
 		f := fmt.Sprintf("instances[%d]", i)
@@ -254,7 +256,7 @@ func (s *Spec) check() error {
 	}
 	for i, b := range s.Backends {
 		f := fmt.Sprintf("backends[%d]", i)
-		if err := CheckBackend(f, b.Name); err != nil {
+		if err := solve.CheckBackend(f, b.Name); err != nil {
 			return err
 		}
 		if err := checkDurations(f+".time_limits", b.TimeLimits); err != nil {
@@ -272,8 +274,8 @@ func (s *Spec) check() error {
 			return domain.Errorf(f+".max_m", "must be >= 0")
 		}
 		for j, k := range b.Kinds {
-			if !slices.Contains(Kinds(), k) {
-				return domain.Errorf(fmt.Sprintf("%s.kinds[%d]", f, j), "unknown kind %q (one of %s)", k, strings.Join(Kinds(), ", "))
+			if kinds := builtin.Registry().Names(); !slices.Contains(kinds, k) {
+				return domain.Errorf(fmt.Sprintf("%s.kinds[%d]", f, j), "unknown kind %q (one of %s)", k, strings.Join(kinds, ", "))
 			}
 		}
 	}

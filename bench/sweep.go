@@ -20,6 +20,9 @@ import (
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // Record is one line of a sweep's results file (JSON lines): the job and its outcome.
@@ -39,12 +42,12 @@ type Record struct {
 	// when the instance has no exact algorithm for an "exact" job.
 	Status string `json:"status"`
 	// Error says why a job failed; Crashed marks a panic inside the job.
-	Error   string  `json:"error,omitempty"`
-	Crashed bool    `json:"crashed,omitempty"`
-	Wall    float64 `json:"wall_seconds"`
-	Host    string  `json:"host,omitempty"`
-	Done    string  `json:"finished"` // RFC 3339 UTC
-	Result  *Result `json:"result,omitempty"`
+	Error   string        `json:"error,omitempty"`
+	Crashed bool          `json:"crashed,omitempty"`
+	Wall    float64       `json:"wall_seconds"`
+	Host    string        `json:"host,omitempty"`
+	Done    string        `json:"finished"` // RFC 3339 UTC
+	Result  *solve.Result `json:"result,omitempty"`
 }
 
 // StatusUnsupported marks an "exact" job on an instance without an exact algorithm.
@@ -52,12 +55,12 @@ const StatusUnsupported = "unsupported"
 
 // Failed reports whether the job failed (an error or a crash, as opposed to any
 // definite solver status).
-func (r *Record) Failed() bool { return r.Status == StatusError && !r.NoSchedule() }
+func (r *Record) Failed() bool { return r.Status == solve.StatusError && !r.NoSchedule() }
 
 // NoSchedule reports whether the job is a heuristic that found no valid schedule: an
 // answer of the heuristic, not a failure of the job.
 func (r *Record) NoSchedule() bool {
-	return r.Status == StatusError && r.Result != nil && strings.HasPrefix(r.Result.Message, NoScheduleMessage)
+	return r.Status == solve.StatusError && r.Result != nil && strings.HasPrefix(r.Result.Message, kinds.NoScheduleMessage)
 }
 
 // Objective returns the result's objective, if any.
@@ -113,6 +116,10 @@ func keyHash(key string) uint64 {
 // String formats the shard as "i/N".
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
+// DefaultThreadsPerJob is the solver thread count of one sweep job: sweeps run one job
+// per core, so each solver gets one thread.
+const DefaultThreadsPerJob = 1
+
 // SweepOptions say how to run a plan.
 type SweepOptions struct {
 	// Output is the results file (JSON lines). Records already in it are not run
@@ -121,10 +128,10 @@ type SweepOptions struct {
 	Shard  Shard
 	// Workers is the number of jobs run at once (default: the number of cores).
 	Workers int
-	// NewSolver maps backend names to solvers (default NewSolver).
+	// NewSolver maps backend names to solvers (default solve.NewSolver).
 	NewSolver func(name string) (backends.Solver, error)
-	// Load parses instances in jobs (default Load).
-	Load func(data []byte, name string) (Problem, error)
+	// Load parses instances in jobs (default: the built-in kinds, kinds/builtin).
+	Load func(data []byte, name string) (kinds.Problem, error)
 	// OnStart is called once with the number of jobs to run and already done.
 	OnStart func(todo, done int)
 	// OnDone is called after each finished job's record is written.
@@ -148,10 +155,10 @@ type SweepSummary struct {
 // runs them again.
 func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, error) {
 	if o.NewSolver == nil {
-		o.NewSolver = NewSolver
+		o.NewSolver = solve.NewSolver
 	}
 	if o.Load == nil {
-		o.Load = Load
+		o.Load = builtin.Registry().Load
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()
@@ -269,7 +276,7 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 		// A panic in a kind adapter, formulation or solver must not end the sweep: this
 		// goroutine is the one place where it is caught and recorded.
 		if v := recover(); v != nil {
-			rec.Status = StatusError
+			rec.Status = solve.StatusError
 			rec.Crashed = true
 			rec.Error = fmt.Sprintf("panic: %v\n%s", v, firstLines(debug.Stack(), 12))
 			rec.Result = nil
@@ -279,7 +286,7 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 	}()
 	p, err := o.Load(j.Instance.Data, j.Instance.Name)
 	if err != nil {
-		rec.Status, rec.Error = StatusError, "load: "+err.Error()
+		rec.Status, rec.Error = solve.StatusError, "load: "+err.Error()
 		return rec
 	}
 	opts := backends.Options{TimeLimit: j.TimeLimit, Threads: max(spec.Threads, DefaultThreadsPerJob), Seed: j.Rep}
@@ -293,15 +300,15 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+max(10*time.Second, j.TimeLimit/2))
 		defer cancel()
 	}
-	res, err := Run(jctx, p, RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck})
+	res, err := kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck})
 	switch {
-	case errors.Is(err, ErrNoExact):
+	case errors.Is(err, solve.ErrNoExact):
 		rec.Status, rec.Error = StatusUnsupported, err.Error()
 	case err != nil:
-		rec.Status, rec.Error = StatusError, err.Error()
+		rec.Status, rec.Error = solve.StatusError, err.Error()
 	default:
 		rec.Status, rec.Result = res.Status, res
-		if res.Status == StatusError && res.Message != "" {
+		if res.Status == solve.StatusError && res.Message != "" {
 			rec.Error = res.Message
 		}
 	}
@@ -366,9 +373,9 @@ func repairAndReadKeys(path string) (map[string]bool, error) {
 // ReadRecords reads a results file. A last line cut short by a kill is ignored; any
 // other malformed line is an error naming the file and line.
 func ReadRecords(path string) ([]*Record, error) {
-	data, err := os.ReadFile(path)
+	data, err := kinds.ReadFile(path)
 	if err != nil {
-		return nil, &domain.FieldError{File: path, Reason: readReason(err)}
+		return nil, err
 	}
 	if n := len(data); n > 0 && data[n-1] != '\n' {
 		data = data[:bytes.LastIndexByte(data, '\n')+1]

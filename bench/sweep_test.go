@@ -15,6 +15,8 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // fakeProblem is a Problem whose "solve" returns the instance's value: enough to test
@@ -29,10 +31,10 @@ type fakeProblem struct {
 
 func (p *fakeProblem) Kind() string { return "workload" }
 func (p *fakeProblem) Name() string { return p.name }
-func (p *fakeProblem) Formulate() (*bench.Formulated, error) {
+func (p *fakeProblem) Formulate() (*solve.Formulated, error) {
 	return nil, errors.New("fake: no model")
 }
-func (p *fakeProblem) Solve(ctx context.Context, req bench.SolveRequest) (*bench.Result, error) {
+func (p *fakeProblem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	if p.calls != nil {
 		p.calls.Add(1)
 	}
@@ -42,24 +44,24 @@ func (p *fakeProblem) Solve(ctx context.Context, req bench.SolveRequest) (*bench
 	if p.fail {
 		return nil, errors.New("fake solver failure")
 	}
-	if req.Backend == bench.BackendExact && p.value < 0 {
-		return nil, bench.ErrNoExact
+	if req.Backend == solve.Exact && p.value < 0 {
+		return nil, solve.ErrNoExact
 	}
 	v := p.value
-	return &bench.Result{Kind: "workload", Name: p.name, Backend: req.Backend, Status: bench.StatusOptimal,
-		Objective: &v, Bound: &v, Seconds: bench.Seconds{Solve: 0.01},
-		Check: bench.Check{Evaluator: &bench.EvaluatorCheck{OK: true, Objective: v}}}, nil
+	return &solve.Result{Kind: "workload", Name: p.name, Backend: req.Backend, Status: solve.StatusOptimal,
+		Objective: &v, Bound: &v, Seconds: solve.Seconds{Solve: 0.01},
+		Check: solve.Check{Evaluator: &solve.EvaluatorCheck{OK: true, Objective: v}}}, nil
 }
 func (p *fakeProblem) Heuristics() []string { return []string{"greedy"} }
-func (p *fakeProblem) RunHeuristic(ctx context.Context, name string) (*bench.Result, error) {
+func (p *fakeProblem) RunHeuristic(ctx context.Context, name string) (*solve.Result, error) {
 	v := p.value * 1.5
-	return &bench.Result{Kind: "workload", Name: p.name, Backend: "heuristic:" + name, Status: bench.StatusFeasible,
-		Objective: &v, Check: bench.Check{Evaluator: &bench.EvaluatorCheck{OK: true, Objective: v}}}, nil
+	return &solve.Result{Kind: "workload", Name: p.name, Backend: "heuristic:" + name, Status: solve.StatusFeasible,
+		Objective: &v, Check: solve.Check{Evaluator: &solve.EvaluatorCheck{OK: true, Objective: v}}}, nil
 }
 
 // fakeLoader loads {"kind":"workload","value":..,"panic":..,"fail":..}.
-func fakeLoader(calls *atomic.Int64) func([]byte, string) (bench.Problem, error) {
-	return func(data []byte, name string) (bench.Problem, error) {
+func fakeLoader(calls *atomic.Int64) func([]byte, string) (kinds.Problem, error) {
+	return func(data []byte, name string) (kinds.Problem, error) {
 		var in struct {
 			Kind  string   `json:"kind"`
 			Value *float64 `json:"value"`
@@ -226,13 +228,13 @@ func TestSweepRecordsCrashesAndFailuresAndGoesOn(t *testing.T) {
 	for _, r := range recs {
 		by[filepath.Base(r.Instance)] = r
 	}
-	if r := by["inst01.json"]; r == nil || !r.Crashed || r.Status != bench.StatusError || !strings.Contains(r.Error, "fake adapter bug") {
+	if r := by["inst01.json"]; r == nil || !r.Crashed || r.Status != solve.StatusError || !strings.Contains(r.Error, "fake adapter bug") {
 		t.Errorf("panicking job recorded as %+v", r)
 	}
-	if r := by["inst02.json"]; r == nil || r.Crashed || r.Status != bench.StatusError || !strings.Contains(r.Error, "fake solver failure") {
+	if r := by["inst02.json"]; r == nil || r.Crashed || r.Status != solve.StatusError || !strings.Contains(r.Error, "fake solver failure") {
 		t.Errorf("failing job recorded as %+v", r)
 	}
-	if r := by["inst03.json"]; r == nil || r.Status != bench.StatusOptimal {
+	if r := by["inst03.json"]; r == nil || r.Status != solve.StatusOptimal {
 		t.Errorf("job after the failures recorded as %+v", r)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/solve"
 )
 
 func TestDLTMultiRowsFollowTheMIPSemantics(t *testing.T) {
@@ -95,11 +96,11 @@ func TestSweepPlotsDrawRuntimeAndQuality(t *testing.T) {
 					obj *= 1.5
 				}
 				g := 1e-6
-				r := &bench.Record{Key: b, Instance: string(rune('a'+m+s)) + "x", Backend: b, Size: bench.Size{M: m}, Status: bench.StatusFeasible,
-					Result: &bench.Result{Objective: &obj, Seconds: bench.Seconds{Solve: float64(m) * 0.01 * float64(s+1)}}}
+				r := &bench.Record{Key: b, Instance: string(rune('a'+m+s)) + "x", Backend: b, Size: bench.Size{M: m}, Status: solve.StatusFeasible,
+					Result: &solve.Result{Objective: &obj, Seconds: solve.Seconds{Solve: float64(m) * 0.01 * float64(s+1)}}}
 				if b == "highs" {
 					r.RelGap = &g
-					r.Status = bench.StatusOptimal
+					r.Status = solve.StatusOptimal
 				}
 				recs = append(recs, r)
 			}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/solve"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -90,7 +91,7 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 			continue
 		}
 		t := r.SolveSeconds()
-		if r.RelGap != nil && (r.Status == bench.StatusFeasible || r.Status == bench.StatusTimeLimit) && r.TimeLimit > 0 {
+		if r.RelGap != nil && (r.Status == solve.StatusFeasible || r.Status == solve.StatusTimeLimit) && r.TimeLimit > 0 {
 			t = r.TimeLimit
 		}
 		k := key{label(r), r.Size.M}
@@ -233,12 +234,12 @@ func familyLabels(recs []*bench.Record) func(*bench.Record) string {
 		if fam, ok := heuristicFamily(r.Backend); ok && len(members[fam]) >= 3 {
 			return strings.ToUpper(fam) + " (all rules)"
 		}
-		return strings.TrimPrefix(base(r), bench.HeuristicPrefix)
+		return strings.TrimPrefix(base(r), solve.HeuristicPrefix)
 	}
 }
 
 func heuristicFamily(backend string) (string, bool) {
-	h, ok := strings.CutPrefix(backend, bench.HeuristicPrefix)
+	h, ok := strings.CutPrefix(backend, solve.HeuristicPrefix)
 	if !ok {
 		return "", false
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/model"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +35,7 @@ again). The output is byte-identical for the same instance.`,
 			default:
 				return usagef("--format: unknown format %q (mps or lp)", format)
 			}
-			p, err := bench.LoadFile(args[0])
+			p, err := builtin.Registry().LoadFile(args[0])
 			if err != nil {
 				return err
 			}

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/bench/plot"
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -78,20 +80,20 @@ both when the name has no extension).`,
 				return usagef("--from, --to and --step must be >= 0")
 			}
 			path := args[0]
-			data, err := bench.ReadFile(path)
+			data, err := kinds.ReadFile(path)
 			if err != nil {
 				return err
 			}
-			base, err := bench.Load(data, bench.DefaultName(path))
+			base, err := builtin.Registry().Load(data, kinds.DefaultName(path))
 			if err != nil {
 				return domain.InFile(path, err)
 			}
-			solver, err := bench.NewSolver(f.backend)
+			solver, err := solve.NewSolver(f.backend)
 			if err != nil {
 				return err
 			}
-			run := func(ctx context.Context, p bench.Problem, start []float64) (*bench.Result, error) {
-				return bench.Run(ctx, p, bench.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: true, Start: start})
+			run := func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error) {
+				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: true, Start: start})
 			}
 			var fr *FrontResult
 			switch base.Kind() {
@@ -155,7 +157,7 @@ func (r sweepRange) deadlines() []float64 {
 	return out
 }
 
-type runFunc func(ctx context.Context, p bench.Problem, start []float64) (*bench.Result, error)
+type runFunc func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error)
 
 // withFields returns the instance JSON with some top-level fields replaced (nil
 // deletes a field). Rewriting the instance keeps the sweep within the spec's contract:
@@ -179,14 +181,14 @@ func withFields(data []byte, set map[string]any) ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base bench.Problem, run runFunc, r sweepRange, fixed, verbose bool) (*FrontResult, error) {
+func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base kinds.Problem, run runFunc, r sweepRange, fixed, verbose bool) (*FrontResult, error) {
 	fr := &FrontResult{Kind: base.Kind(), Name: base.Name(), Objective: "min-energy", FixedLength: &fixed}
-	load := func(set map[string]any) (bench.Problem, error) {
+	load := func(set map[string]any) (kinds.Problem, error) {
 		d, err := withFields(data, set)
 		if err != nil {
 			return nil, domain.InFile(path, err)
 		}
-		p, err := bench.Load(d, base.Name())
+		p, err := builtin.Registry().Load(d, base.Name())
 		if err != nil {
 			return nil, domain.InFile(path, err)
 		}
@@ -232,7 +234,7 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base b
 		res, err := run(ctx, p, start)
 		pt := FrontPoint{T: t}
 		if err != nil {
-			pt.Status, pt.Message = bench.StatusError, err.Error()
+			pt.Status, pt.Message = solve.StatusError, err.Error()
 		} else {
 			pt.Status, pt.E, pt.Gap, pt.Message = res.Status, res.Objective, res.Gap, res.Message
 			pt.Seconds = res.Seconds.Build + res.Seconds.Solve
@@ -248,7 +250,7 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base b
 	return fr, nil
 }
 
-func workloadFront(ctx context.Context, path string, data []byte, base bench.Problem, run runFunc, total bool) (*FrontResult, error) {
+func workloadFront(ctx context.Context, path string, data []byte, base kinds.Problem, run runFunc, total bool) (*FrontResult, error) {
 	obj := "pareto"
 	if total {
 		obj = "pareto-total"
@@ -257,7 +259,7 @@ func workloadFront(ctx context.Context, path string, data []byte, base bench.Pro
 	if err != nil {
 		return nil, domain.InFile(path, err)
 	}
-	p, err := bench.Load(d, base.Name())
+	p, err := builtin.Registry().Load(d, base.Name())
 	if err != nil {
 		return nil, domain.InFile(path, err)
 	}
@@ -266,7 +268,7 @@ func workloadFront(ctx context.Context, path string, data []byte, base bench.Pro
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	fr := &FrontResult{Kind: base.Kind(), Name: base.Name(), Objective: obj}
-	if res.Status == bench.StatusError {
+	if res.Status == solve.StatusError {
 		return nil, fmt.Errorf("%s: %s", path, res.Message)
 	}
 	b, err := json.Marshal(res.Solution)
@@ -344,7 +346,7 @@ func checkPlotPath(path string) error {
 
 // plotResult draws a solve's result: the Gantt chart of a dlt-multi schedule, or the
 // front of a workload pareto result.
-func plotResult(instancePath string, res *bench.Result, path string) error {
+func plotResult(instancePath string, res *solve.Result, path string) error {
 	if res.Solution == nil {
 		return fmt.Errorf("--plot: %s has no schedule to plot (status %s)", res.Name, res.Status)
 	}

@@ -7,12 +7,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/spf13/cobra"
 )
 
 func newGenCmd(e *env) *cobra.Command {
-	gens := bench.Generators()
+	gens := builtin.Registry().Generators()
 	sort.SliceStable(gens, func(i, j int) bool { return gens[i].Kind < gens[j].Kind })
 	var kinds []string
 	for _, g := range gens {
@@ -47,7 +48,7 @@ Kinds with a generator: ` + strings.Join(kinds, ", "),
 	return cmd
 }
 
-func newGenKindCmd(e *env, g bench.Generator) *cobra.Command {
+func newGenKindCmd(e *env, g kinds.Generator) *cobra.Command {
 	var seed int64
 	var out string
 	var build func(seed int64) (any, error)
@@ -67,7 +68,7 @@ func newGenKindCmd(e *env, g bench.Generator) *cobra.Command {
 			}
 			b = append(b, '\n')
 			// Check that what we wrote loads: a generator must never write bad input.
-			if _, err := bench.Load(b, g.Kind); err != nil {
+			if _, err := builtin.Registry().Load(b, g.Kind); err != nil {
 				return fmt.Errorf("gen %s: the generated instance does not load: %w", g.Kind, err)
 			}
 			if out == "" || out == "-" {

@@ -11,7 +11,10 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
-	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/backends/registry"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -28,11 +31,11 @@ type solveFlags struct {
 }
 
 func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
-	names := "highs|lpsolve"
+	names := registry.Names()
 	if withExact {
-		names += "|exact"
+		names = append(names, solve.Exact)
 	}
-	fs.StringVar(&f.backend, "backend", bench.BackendHiGHS, "solver backend: "+names)
+	fs.StringVar(&f.backend, "backend", registry.Names()[0], "solver backend: "+strings.Join(names, "|"))
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "solver time limit, e.g. 60s or 5m (0: none)")
 	fs.Float64Var(&f.gap, "gap", backends.DefaultRelGap, "relative MIP gap; the solve stops when proven within it")
 	fs.IntVar(&f.threads, "threads", 0, "solver threads (0: the solver's choice)")
@@ -42,13 +45,13 @@ func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
 
 // options checks the flags and returns the backend options.
 func (f *solveFlags) options(e *env, withExact bool) (backends.Options, error) {
-	if !withExact && f.backend == bench.BackendExact {
-		return backends.Options{}, usagef("--backend: exact is not available here (use highs or lpsolve)")
+	if !withExact && f.backend == solve.Exact {
+		return backends.Options{}, usagef("--backend: exact is not available here (use %s)", milpChoice())
 	}
-	if strings.HasPrefix(f.backend, bench.HeuristicPrefix) {
+	if strings.HasPrefix(f.backend, solve.HeuristicPrefix) {
 		return backends.Options{}, usagef("--backend: %q: heuristics run in sweeps (schedopt bench), not in solve", f.backend)
 	}
-	if err := bench.CheckBackend("--backend", f.backend); err != nil {
+	if err := solve.CheckBackend("--backend", f.backend); err != nil {
 		return backends.Options{}, err
 	}
 	if !(f.gap >= 0 && f.gap < 1) {
@@ -96,24 +99,24 @@ status, infeasible included.`,
 			if err := checkPlotPath(plotPath); err != nil {
 				return err
 			}
-			p, err := bench.LoadFile(args[0])
+			p, err := builtin.Registry().LoadFile(args[0])
 			if err != nil {
 				return err
 			}
-			solver, err := bench.NewSolver(f.backend)
+			solver, err := solve.NewSolver(f.backend)
 			if err != nil {
 				return err
 			}
 			if e.stderrTTY {
 				fmt.Fprintf(e.stderr, "solving %s (%s) with %s...\n", p.Name(), p.Kind(), f.backend)
 			}
-			res, err := bench.Run(cmd.Context(), p, bench.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
-			if errors.Is(err, bench.ErrNoExact) {
-				return usagef("--backend exact: %s: %v; use highs or lpsolve", args[0], err)
+			res, err := kinds.Run(cmd.Context(), p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
+			if errors.Is(err, solve.ErrNoExact) {
+				return usagef("--backend exact: %s: %v; use %s", args[0], err, milpChoice())
 			}
 			if err != nil {
 				if f.json {
-					res := &bench.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: bench.StatusError, Message: err.Error()}
+					res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: solve.StatusError, Message: err.Error()}
 					if werr := writeJSON(e.stdout, res); werr != nil {
 						return werr
 					}
@@ -142,17 +145,26 @@ status, infeasible included.`,
 	return cmd
 }
 
+// milpChoice lists the MILP backends for a message: "highs or lpsolve".
+func milpChoice() string {
+	names := registry.Names()
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // statusExit maps a result's status to the exit status: 0 for every definite status,
 // 1 for "error" (the message is already in the result).
-func statusExit(res *bench.Result, ctx context.Context) error {
-	if res.Status == bench.StatusError {
+func statusExit(res *solve.Result, ctx context.Context) error {
+	if res.Status == solve.StatusError {
 		msg := res.Message
 		if msg == "" {
 			msg = "the solve ended in an error"
 		}
 		return exitError{code: exitFailure, msg: res.Name + ": " + msg}
 	}
-	if ctx.Err() != nil && res.Status == bench.StatusTimeLimit {
+	if ctx.Err() != nil && res.Status == solve.StatusTimeLimit {
 		return exitError{code: exitFailure, msg: "interrupted"}
 	}
 	return nil
@@ -161,19 +173,19 @@ func statusExit(res *bench.Result, ctx context.Context) error {
 // writeJSON prints v as one JSON object and a newline. NaN and infinite numbers,
 // which JSON cannot hold, are an error rather than a broken document.
 //
-// For a *bench.Result that cannot be encoded, it still prints one object: the result's
+// For a *solve.Result that cannot be encoded, it still prints one object: the result's
 // identity with status "error" and the encoding error as the message, so that --json
 // keeps its promise of exactly one object on stdout; the error is returned too.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		err = fmt.Errorf("encode result: %w", err)
-		r, ok := v.(*bench.Result)
+		r, ok := v.(*solve.Result)
 		if !ok {
 			return err
 		}
-		fallback := &bench.Result{Kind: r.Kind, Name: r.Name, Backend: r.Backend, Solver: r.Solver,
-			Status: bench.StatusError, Message: err.Error()}
+		fallback := &solve.Result{Kind: r.Kind, Name: r.Name, Backend: r.Backend, Solver: r.Solver,
+			Status: solve.StatusError, Message: err.Error()}
 		if fb, ferr := json.MarshalIndent(fallback, "", "  "); ferr == nil {
 			_, _ = w.Write(append(fb, '\n'))
 		}
@@ -185,7 +197,7 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // writeSummary prints a result for people.
-func writeSummary(w io.Writer, r *bench.Result) {
+func writeSummary(w io.Writer, r *solve.Result) {
 	pf := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	pf("instance   %s (%s)\n", r.Name, r.Kind)
 	if r.Solver != "" {

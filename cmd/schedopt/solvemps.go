@@ -2,16 +2,15 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
-	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -46,18 +45,17 @@ status 2 with one line naming the file, the line or field, and the reason.`,
 				return err
 			}
 			build := time.Since(t0).Seconds()
-			solver, err := bench.NewSolver(f.backend)
+			solver, err := solve.NewSolver(f.backend)
 			if err != nil {
 				return err
 			}
-			raw, err := solver.Solve(cmd.Context(), m, opts)
+			res, err := solve.Bare(cmd.Context(), KindMPS, mpsName(path, m), m, solve.Request{Backend: f.backend, Solver: solver, Options: opts})
 			if err != nil {
 				if f.json {
-					writeJSON(e.stdout, &bench.Result{Kind: KindMPS, Name: mpsName(path, m), Backend: f.backend, Status: bench.StatusError, Message: err.Error()})
+					writeJSON(e.stdout, res)
 				}
-				return fmt.Errorf("%s: solve with %s: %w", path, f.backend, err)
+				return fmt.Errorf("%s: %w", path, err)
 			}
-			res := mpsResult(path, m, f.backend, raw, opts)
 			res.Seconds.Build = build
 			if f.json {
 				if err := writeJSON(e.stdout, res); err != nil {
@@ -101,49 +99,9 @@ func mpsName(path string, m *model.Model) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-// mpsResult turns a raw backend result into the result object: statuses mapped as for
-// every kind, and the solution verified against the model.
-func mpsResult(path string, m *model.Model, backend string, raw backends.Result, opts backends.Options) *bench.Result {
-	res := &bench.Result{
-		Kind: KindMPS, Name: mpsName(path, m), Backend: backend,
-		Status: bench.MapStatus(raw, m), Model: bench.Stats(m),
-		Nodes: raw.Nodes, Solver: raw.Solver, Message: raw.Message,
-	}
-	res.Seconds.Solve = raw.Time.Seconds()
-	if finite(raw.Bound) {
-		b := raw.Bound
-		res.Bound = &b
-	}
-	if !raw.HasSolution {
-		return res
-	}
-	rep, err := m.Verify(raw.Values)
-	if err != nil {
-		res.Status = bench.StatusError
-		res.Message = "verify solution: " + err.Error()
-		return res
-	}
-	obj := rep.Objective
-	res.Objective = &obj
-	if finite(raw.Bound) {
-		g := backends.RelativeGap(obj, raw.Bound)
-		res.Gap = &g
-	}
-	ev := bench.EvaluatorCheck{OK: rep.Feasible(), Objective: obj, MaxViolation: rep.MaxViolation(), Message: rep.Worst}
-	res.Check.Evaluator = &ev
-	if !ev.OK {
-		res.Status = bench.StatusError
-		res.Message = "solver returned a point that violates the model: " + rep.Worst
-	} else if res.Status == bench.StatusOptimal && !bench.ProvenWithin(obj, raw.Bound, opts) {
-		res.Status = bench.StatusFeasible
-		res.Message += fmt.Sprintf(" (not optimal: the verified objective %g is not within the requested gaps of the bound %g)", obj, raw.Bound)
-	}
-	values := make(map[string]float64, m.NumVars())
-	for j, v := range raw.Values {
-		values[m.VarName(model.Var(j))] = v
-	}
-	res.Solution = map[string]any{"values": values}
-	return res
+// mpsResult turns a raw backend result on the MPS file's model into the result
+// object (solve.BareResult): statuses mapped as for every kind, and the solution
+// verified against the model.
+func mpsResult(path string, m *model.Model, backend string, raw backends.Result, opts backends.Options) *solve.Result {
+	return solve.BareResult(KindMPS, mpsName(path, m), m, backend, raw, opts)
 }
-
-func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
-	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solve"
 )
 
 func TestMPSResultWithholdsUnprovenOptimum(t *testing.T) {
@@ -24,9 +24,9 @@ func TestMPSResultWithholdsUnprovenOptimum(t *testing.T) {
 		bound float64
 		want  string
 	}{
-		{"an optimum at its bound stays optimal", 1, 1, bench.StatusOptimal},
-		{"a point far from the bound is only feasible", 2, 1, bench.StatusFeasible},
-		{"a point violating the model is an error", 0.5, 0.5, bench.StatusError},
+		{"an optimum at its bound stays optimal", 1, 1, solve.StatusOptimal},
+		{"a point far from the bound is only feasible", 2, 1, solve.StatusFeasible},
+		{"a point violating the model is an error", 0.5, 0.5, solve.StatusError},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			raw := backends.Result{Status: backends.Optimal, HasSolution: true, Values: []float64{tc.x}, Objective: tc.bound, Bound: tc.bound}
@@ -39,8 +39,8 @@ func TestMPSResultWithholdsUnprovenOptimum(t *testing.T) {
 
 func TestWriteJSONPrintsOneObjectEvenForNaN(t *testing.T) {
 	var buf bytes.Buffer
-	res := &bench.Result{Kind: "workload", Name: "w", Backend: "highs", Status: bench.StatusOptimal,
-		Check: bench.Check{Evaluator: &bench.EvaluatorCheck{OK: true, Objective: math.NaN()}}}
+	res := &solve.Result{Kind: "workload", Name: "w", Backend: "highs", Status: solve.StatusOptimal,
+		Check: solve.Check{Evaluator: &solve.EvaluatorCheck{OK: true, Objective: math.NaN()}}}
 	if err := writeJSON(&buf, res); err == nil {
 		t.Fatal("NaN encoded without an error")
 	}
@@ -52,7 +52,7 @@ func TestWriteJSONPrintsOneObjectEvenForNaN(t *testing.T) {
 	if dec.More() {
 		t.Error("more than one JSON value on stdout")
 	}
-	if got["status"] != bench.StatusError || got["name"] != "w" {
+	if got["status"] != solve.StatusError || got["name"] != "w" {
 		t.Errorf("fallback object %v, want status error for w", got)
 	}
 }

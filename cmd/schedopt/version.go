@@ -5,7 +5,8 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/backends/registry"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -24,14 +25,14 @@ func newVersionCmd(e *env) *cobra.Command {
 			if bi, ok := debug.ReadBuildInfo(); ok && version == "dev" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
 				v["schedopt"] = bi.Main.Version
 			}
-			for name, ver := range bench.SolverVersions() {
+			for name, ver := range registry.Versions() {
 				v[name] = ver
 			}
 			if asJSON {
 				return writeJSON(e.stdout, v)
 			}
 			fmt.Fprintf(e.stdout, "schedopt %s (%s)\n", v["schedopt"], v["go"])
-			for _, name := range bench.MILPBackends() {
+			for _, name := range solve.MILPBackends() {
 				if s, ok := v[name]; ok {
 					fmt.Fprintf(e.stdout, "  %-8s %s\n", name, s)
 				}

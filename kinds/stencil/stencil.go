@@ -1,4 +1,9 @@
-package bench
+// Package stencil is the adapter of the kind "stencil": task mapping with
+// communication rounds (seed 001, ILP (6.1)-(6.15)): loading, the compact and arc-slot
+// formulations with a heuristic MIP start, decoding with an optimal colouring and the
+// evaluator of domain/stencil, the enumeration and chromatic-index oracles, the
+// heuristics of seed 001 and the block-grid generator.
+package stencil
 
 import (
 	"context"
@@ -16,19 +21,21 @@ import (
 	"github.com/schedopt/schedopt/exact/edgecolour"
 	fst "github.com/schedopt/schedopt/formulations/stencil"
 	hst "github.com/schedopt/schedopt/heuristics/stencil"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
 
-// StencilProblem is a loaded "stencil" instance: task mapping with communication
+// Problem is a loaded "stencil" instance: task mapping with communication
 // rounds (seed 001, ILP (6.1)-(6.15)).
-type StencilProblem struct {
-	name string
+type Problem struct {
+	kinds.Base
 	Inst *dst.Instance
 	// Formulation is "compact" (default), "arc-slot" or "arc-slot-literal".
 	Formulation string
 	// Colouring selects the compact model's colouring block; the default (Auto) uses the
 	// matching block for up to maxMatchingProcessors processors and the colour classes
 	// beyond.
-	Colouring StencilColouring
+	Colouring Colouring
 	// NoStart skips the heuristic MIP start.
 	NoStart bool
 
@@ -36,12 +43,12 @@ type StencilProblem struct {
 	decoded []int // the last decoded mapping, for the exact cross-check
 }
 
-// StencilColouring selects the colouring block of the compact model.
-type StencilColouring int
+// Colouring selects the colouring block of the compact model.
+type Colouring int
 
 // Colouring block choices.
 const (
-	ColouringAuto StencilColouring = iota
+	ColouringAuto Colouring = iota
 	ColouringClasses
 	ColouringMatchings
 )
@@ -57,22 +64,19 @@ const stencilEnergyTol = 1e-6
 // maxEnumeration bounds the mappings the exact enumeration visits (m^n).
 const maxEnumeration = 50000
 
-func loadStencil(data []byte, name string) (Problem, error) {
-	in, err := dst.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return &StencilProblem{name: name, Inst: in}, nil
+// Kind returns the kind "stencil": instances parsed by stencil.Parse, and the
+// block-grid generator.
+func Kind() kinds.Kind {
+	return kinds.New("stencil", dst.Parse, New, generators)
 }
 
-// Kind returns "stencil".
-func (p *StencilProblem) Kind() string { return "stencil" }
-
-// Name returns the instance's name.
-func (p *StencilProblem) Name() string { return p.name }
+// New wraps a validated instance called name.
+func New(in *dst.Instance, name string) kinds.Problem {
+	return &Problem{Base: kinds.Base{KindName: "stencil", InstName: name}, Inst: in}
+}
 
 // options returns the formulation options.
-func (p *StencilProblem) options() fst.Options {
+func (p *Problem) options() fst.Options {
 	var o fst.Options
 	switch p.Colouring {
 	case ColouringClasses:
@@ -91,7 +95,7 @@ func (p *StencilProblem) options() fst.Options {
 
 // Build returns the formulation selected by p.Formulation, with a heuristic MIP start
 // unless NoStart.
-func (p *StencilProblem) Build() (*fst.Formulation, error) {
+func (p *Problem) Build() (*fst.Formulation, error) {
 	opt := p.options()
 	var f *fst.Formulation
 	var err error
@@ -126,20 +130,20 @@ func (p *StencilProblem) Build() (*fst.Formulation, error) {
 // that has fewer rounds (the energy is the same unless rounds bind the makespan, and
 // then the model minimises them itself), keeps the model's count in model_rounds, and
 // runs the evaluator.
-func (p *StencilProblem) Formulate() (*Formulated, error) {
+func (p *Problem) Formulate() (*solve.Formulated, error) {
 	f, err := p.Build()
 	if err != nil {
 		return nil, err
 	}
 	cols := f.Model.Columns()
-	decode := func(x []float64) (any, EvaluatorCheck, error) {
+	decode := func(x []float64) (any, solve.EvaluatorCheck, error) {
 		claim := f.Model.ObjectiveConstant()
 		for j, c := range cols.Cost {
 			claim += c * x[j]
 		}
 		assign, sched, modelRounds, err := f.Decode(x)
 		if err != nil {
-			return nil, EvaluatorCheck{}, err
+			return nil, solve.EvaluatorCheck{}, err
 		}
 		p.mu.Lock()
 		p.decoded = assign
@@ -149,7 +153,7 @@ func (p *StencilProblem) Formulate() (*Formulated, error) {
 		}
 		sol, check, err := p.evaluate(assign, sched)
 		if err != nil {
-			return nil, EvaluatorCheck{}, err
+			return nil, solve.EvaluatorCheck{}, err
 		}
 		sol.ModelRounds = &modelRounds
 		// The model may overestimate (a suboptimal colouring within the makespan); it
@@ -161,12 +165,12 @@ func (p *StencilProblem) Formulate() (*Formulated, error) {
 		}
 		return sol, check, nil
 	}
-	return &Formulated{Model: f.Model, Decode: decode}, nil
+	return &solve.Formulated{Model: f.Model, Decode: decode}, nil
 }
 
 // colour returns an optimal round schedule of a mapping's multigraph (a greedy one
 // when the exact search gives up).
-func (p *StencilProblem) colour(assign []int) ([][]dst.Pair, error) {
+func (p *Problem) colour(assign []int) ([][]dst.Pair, error) {
 	mu, err := p.Inst.Bundles(assign)
 	if err != nil {
 		return nil, err
@@ -194,26 +198,23 @@ func toSchedule(col edgecolour.Colouring) [][]dst.Pair {
 }
 
 // evaluate runs the domain evaluator on a mapping and schedule.
-func (p *StencilProblem) evaluate(assign []int, sched [][]dst.Pair) (*dst.Solution, EvaluatorCheck, error) {
+func (p *Problem) evaluate(assign []int, sched [][]dst.Pair) (*dst.Solution, solve.EvaluatorCheck, error) {
 	ev, err := p.Inst.Evaluate(assign, sched)
 	if err != nil {
-		return nil, EvaluatorCheck{}, err
+		return nil, solve.EvaluatorCheck{}, err
 	}
-	check := EvaluatorCheck{OK: ev.OK(), Objective: ev.E, MaxViolation: ev.MaxViolation}
-	if !ev.OK() {
-		check.Message = strings.Join(ev.Problems, "; ")
-	}
+	check := kinds.Verdict(ev.OK(), ev.E, ev.MaxViolation, strings.Join(ev.Problems, "; "))
 	return ev.Solution(assign, sched), check, nil
 }
 
 // Solve solves the instance with req's backend. The exact cross-check enumerates all
 // mappings of tiny instances; otherwise it recomputes the energy of the decoded mapping
 // with its exact chromatic index (the rounds the model reports must not undercut it).
-func (p *StencilProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
+func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	p.mu.Lock()
 	p.decoded = nil
 	p.mu.Unlock()
-	res, err := SolveFormulated(ctx, p, req, p.Exact)
+	res, err := kinds.SolveOne(ctx, p, req, p.Exact)
 	if err != nil || res.Check.Exact == nil {
 		return res, err
 	}
@@ -227,15 +228,15 @@ func (p *StencilProblem) Solve(ctx context.Context, req SolveRequest) (*Result, 
 // Exact runs the exhaustive enumeration for tiny instances (at most 50,000 mappings,
 // each priced with its exact chromatic index), or, after a solve, the exact chromatic
 // index of the decoded mapping.
-func (p *StencilProblem) Exact(ctx context.Context) (*Outcome, error) {
-	if out, err := p.Enumerate(ctx); !errors.Is(err, ErrNoExact) {
+func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
+	if out, err := p.Enumerate(ctx); !errors.Is(err, solve.ErrNoExact) {
 		return out, err
 	}
 	p.mu.Lock()
 	assign := p.decoded
 	p.mu.Unlock()
 	if assign == nil {
-		return nil, fmt.Errorf("%w: %d^%d mappings are too many to enumerate", ErrNoExact, len(p.Inst.Processors), len(p.Inst.Tasks))
+		return nil, fmt.Errorf("%w: %d^%d mappings are too many to enumerate", solve.ErrNoExact, len(p.Inst.Processors), len(p.Inst.Tasks))
 	}
 	mu, err := p.Inst.Bundles(assign)
 	if err != nil {
@@ -243,28 +244,28 @@ func (p *StencilProblem) Exact(ctx context.Context) (*Outcome, error) {
 	}
 	res, err := edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
 	if err != nil {
-		return nil, fmt.Errorf("%w: chromatic index of the decoded mapping: %v", ErrNoExact, err)
+		return nil, fmt.Errorf("%w: chromatic index of the decoded mapping: %v", solve.ErrNoExact, err)
 	}
 	sol, check, err := p.evaluate(assign, toSchedule(res.Colouring))
 	if err != nil {
 		return nil, err
 	}
 	// Optimal for this mapping: the model's objective must equal it.
-	return &Outcome{Algorithm: "chromatic index of the decoded mapping (" + res.Algorithm + ")", Optimal: true, Feasible: true,
+	return &solve.Outcome{Algorithm: "chromatic index of the decoded mapping (" + res.Algorithm + ")", Optimal: true, Feasible: true,
 		Objective: check.Objective, Solution: sol, Check: check}, nil
 }
 
 // Enumerate finds the optimum of a tiny instance by trying every mapping, each with
 // an exact colouring of its multigraph. It returns ErrNoExact for instances with more
 // than 50,000 mappings.
-func (p *StencilProblem) Enumerate(ctx context.Context) (*Outcome, error) {
+func (p *Problem) Enumerate(ctx context.Context) (*solve.Outcome, error) {
 	in := p.Inst
 	n, m := len(in.Tasks), len(in.Processors)
 	if float64(n)*math.Log(float64(m)) > math.Log(maxEnumeration) {
-		return nil, fmt.Errorf("%w: %d^%d mappings", ErrNoExact, m, n)
+		return nil, fmt.Errorf("%w: %d^%d mappings", solve.ErrNoExact, m, n)
 	}
 	assign := make([]int, n)
-	out := &Outcome{Algorithm: "enumeration of mappings with exact chromatic index", Optimal: true}
+	out := &solve.Outcome{Algorithm: "enumeration of mappings with exact chromatic index", Optimal: true}
 	var bestAssign []int
 	var bestSched [][]dst.Pair
 	best := math.Inf(1)
@@ -305,7 +306,7 @@ func (p *StencilProblem) Enumerate(ctx context.Context) (*Outcome, error) {
 	}
 	if bestAssign == nil {
 		out.Feasible = false
-		out.Check = EvaluatorCheck{OK: true}
+		out.Check = solve.EvaluatorCheck{OK: true}
 		return out, nil
 	}
 	sol, check, err := p.evaluate(bestAssign, bestSched)
@@ -319,7 +320,7 @@ func (p *StencilProblem) Enumerate(ctx context.Context) (*Outcome, error) {
 // Heuristics lists the heuristics of seed 001: Alg_1 with orders IJK, JIK, KIJ (grids
 // only) and RD, Alg_2 and Alg_3 (published code semantics and pseudo-code), Alg_4 with
 // f = 0.1..1.0, and TM, the tabu search started from the best of the others.
-func (p *StencilProblem) Heuristics() []string {
+func (p *Problem) Heuristics() []string {
 	var hs []string
 	if p.Inst.Grid != nil {
 		hs = append(hs, "Alg_1-IJK", "Alg_1-JIK", "Alg_1-KIJ")
@@ -335,7 +336,7 @@ func (p *StencilProblem) Heuristics() []string {
 const heuristicRDSeed = 1
 
 // mapping runs one named greedy heuristic.
-func (p *StencilProblem) mapping(name string) ([]int, error) {
+func (p *Problem) mapping(name string) ([]int, error) {
 	in := p.Inst
 	switch name {
 	case "Alg_1-IJK":
@@ -371,7 +372,7 @@ const maxSubsetProcessors = 6
 // heuristics, run on all processors and (for up to six) on every subset of them, and
 // the tabu search from the best, preferring mappings that meet the deadline. ok is
 // false when none does.
-func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
+func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 	var best *dst.Solution
 	bestOK := false
 	consider := func(assign []int) {
@@ -394,7 +395,7 @@ func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool
 			break
 		}
 		sub, procs := subInstance(p.Inst, set)
-		sp := &StencilProblem{name: p.name, Inst: sub}
+		sp := &Problem{Base: p.Base, Inst: sub}
 		for _, name := range sp.Heuristics() {
 			if name == "TM" {
 				continue
@@ -447,7 +448,7 @@ func (p *StencilProblem) BestHeuristic(ctx context.Context) (*dst.Solution, bool
 // boxStarts offers, for block grids, every axis-aligned box of blocks on one processor
 // with the rest on another, for every ordered pair of processors: the optima of
 // Tables 6.4/6.5 are such boxes or close to them (halvings, rings of blocks).
-func (p *StencilProblem) boxStarts(consider func([]int)) {
+func (p *Problem) boxStarts(consider func([]int)) {
 	g := p.Inst.Grid
 	m := len(p.Inst.Processors)
 	if g == nil || m < 2 || len(p.Inst.Tasks) > 4096 {
@@ -545,48 +546,48 @@ func subInstance(in *dst.Instance, set int) (*dst.Instance, []int) {
 }
 
 // RunHeuristic runs one heuristic and evaluates its mapping with an optimal colouring.
-func (p *StencilProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
+func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result, error) {
 	t0 := time.Now()
 	var assign []int
 	var err error
 	if name == "TM" {
 		best, _ := p.BestHeuristic(ctx)
 		if best == nil {
-			return nil, fmt.Errorf("%s: no start for TM", p.name)
+			return nil, fmt.Errorf("%s: no start for TM", p.Name())
 		}
 		assign = best.Assignment
 	} else {
 		assign, err = p.mapping(name)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: heuristic %s: %w", p.name, name, err)
+		return nil, fmt.Errorf("%s: heuristic %s: %w", p.Name(), name, err)
 	}
 	sched, err := p.colour(assign)
 	if err != nil {
-		return nil, fmt.Errorf("%s: heuristic %s: colouring: %w", p.name, name, err)
+		return nil, fmt.Errorf("%s: heuristic %s: colouring: %w", p.Name(), name, err)
 	}
 	sol, check, err := p.evaluate(assign, sched)
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Status: StatusFeasible,
-		Solver: "heuristic " + name, Solution: sol, Objective: ptr(sol.E)}
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.HeuristicPrefix + name, Status: solve.StatusFeasible,
+		Solver: "heuristic " + name, Solution: sol, Objective: solve.Ptr(sol.E)}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	res.Check.Evaluator = &check
 	if !check.OK {
 		// The heuristics balance load and ignore the deadline: a miss proves nothing
 		// about the instance.
-		res.Status = StatusError
+		res.Status = solve.StatusError
 		res.Objective = nil
-		res.Message = NoScheduleMessage + check.Message
+		res.Message = kinds.NoScheduleMessage + check.Message
 	}
 	return res, nil
 }
 
 // ---- generator ----
 
-func stencilGenerators() []Generator {
-	return []Generator{{
+func generators() []kinds.Generator {
+	return []kinds.Generator{{
 		Kind:    "stencil",
 		Summary: "stencil block grids on CPUs and GPUs: the seed's Cuboid and Sphere (seed 001 §6.3) or any block grid",
 		Example: "  schedopt gen stencil --grid cuboid --config cpu-gpu --deadline 3.22e-3\n" +

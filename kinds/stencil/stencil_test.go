@@ -1,4 +1,4 @@
-package bench
+package stencil
 
 import (
 	"context"
@@ -18,26 +18,29 @@ import (
 	"github.com/schedopt/schedopt/backends/lpsolve"
 	"github.com/schedopt/schedopt/domain"
 	dst "github.com/schedopt/schedopt/domain/stencil"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/kindtest"
+	"github.com/schedopt/schedopt/solve"
 )
 
-func stencilProblem(t testing.TB, in *dst.Instance) *StencilProblem {
+func stencilProblem(t testing.TB, in *dst.Instance) *Problem {
 	t.Helper()
 	data, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Load(data, in.Name)
+	p, err := testKinds().Load(data, in.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.(*StencilProblem)
+	return p.(*Problem)
 }
 
-func solveStencil(t testing.TB, p *StencilProblem, solver backends.Solver, name string) *Result {
+func solveStencil(t testing.TB, p *Problem, solver backends.Solver, name string) *solve.Result {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	res, err := p.Solve(ctx, SolveRequest{Backend: name, Solver: solver, Options: backends.Options{}})
+	res, err := p.Solve(ctx, solve.Request{Backend: name, Solver: solver, Options: backends.Options{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +62,7 @@ func TestStencilTinyGridEndToEndWithHiGHS(t *testing.T) {
 				p := stencilProblem(t, tinyGrid(deadline))
 				p.Formulation = form
 				res := solveStencil(t, p, highs.New(), "highs")
-				if res.Status != StatusOptimal {
+				if res.Status != solve.StatusOptimal {
 					t.Fatalf("status %s: %s", res.Status, res.Message)
 				}
 				if res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
@@ -80,7 +83,7 @@ func TestStencilTinyGridEndToEndWithHiGHS(t *testing.T) {
 func TestStencilTinyGridWithLPSolve(t *testing.T) {
 	p := stencilProblem(t, tinyGrid(80e-6))
 	res := solveStencil(t, p, lpsolve.New(), "lpsolve")
-	if res.Status != StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
+	if res.Status != solve.StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
 		t.Fatalf("status %s, exact %+v: %s", res.Status, res.Check.Exact, res.Message)
 	}
 }
@@ -109,7 +112,7 @@ func TestProcessorTriangleNeedsThreeTimesAColours(t *testing.T) {
 				p.Colouring = ColouringClasses
 				res := solveStencil(t, p, highs.New(), "highs")
 				sol := res.Solution.(*dst.Solution)
-				if res.Status != StatusOptimal || sol.ModelRounds == nil || *sol.ModelRounds != 3*a || sol.Rounds != 3*a {
+				if res.Status != solve.StatusOptimal || sol.ModelRounds == nil || *sol.ModelRounds != 3*a || sol.Rounds != 3*a {
 					t.Fatalf("status %s, model rounds %v, rounds %d; want 3a = %d", res.Status, sol.ModelRounds, sol.Rounds, 3*a)
 				}
 				// ts = 3a rounds of 1 s; E = 3 cells + idle 3·3a − 3.
@@ -130,7 +133,7 @@ func TestProcessorTriangleNeedsThreeTimesAColours(t *testing.T) {
 				t.Fatalf("the literal model should count Δ = %d rounds, got %+v", 2*a, sol)
 			}
 			// Its schedule is no proper colouring and its energy undercuts the truth.
-			if res.Status != StatusError || res.Check.Evaluator.OK {
+			if res.Status != solve.StatusError || res.Check.Evaluator.OK {
 				t.Fatalf("status %s: the evaluator accepted the literal model's rounds", res.Status)
 			}
 		})
@@ -194,7 +197,7 @@ func TestCompactAndArcSlotAgreeOnRandomInstances(t *testing.T) {
 			}
 			res := solveStencil(t, p, highs.New(), "highs")
 			statuses = append(statuses, res.Status)
-			if res.Status == StatusOptimal {
+			if res.Status == solve.StatusOptimal {
 				vals = append(vals, *res.Objective)
 				objs = append(objs, fmt.Sprintf("%s %.9g", form, *res.Objective))
 				if ex := res.Check.Exact; ex == nil || !ex.Agree {
@@ -223,7 +226,7 @@ func TestStencilHeuristicsRunOnTheSeedGrid(t *testing.T) {
 	}
 	sol := res.Solution.(*dst.Solution)
 	// Table 6.7: Alg_1-JIK cuts 40 arcs (#Col 40), 3.06 J, 3.48 ms.
-	if res.Status != StatusFeasible || sol.Rounds != 40 || sol.CutArcs != 40 || math.Floor(sol.E*100)/100 != 3.06 {
+	if res.Status != solve.StatusFeasible || sol.Rounds != 40 || sol.CutArcs != 40 || math.Floor(sol.E*100)/100 != 3.06 {
 		t.Fatalf("status %s rounds %d cut %d E %g", res.Status, sol.Rounds, sol.CutArcs, sol.E)
 	}
 	p2 := stencilProblem(t, dst.NewThesisInstance("cuboid-cpu-gpu", g, procs, 3.3e-3))
@@ -231,13 +234,13 @@ func TestStencilHeuristicsRunOnTheSeedGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusError || !strings.HasPrefix(res.Message, NoScheduleMessage) {
+	if res.Status != solve.StatusError || !strings.HasPrefix(res.Message, kinds.NoScheduleMessage) {
 		t.Fatalf("a 3.48 ms mapping under a 3.3 ms deadline: status %s (%s); want a heuristic's no-schedule answer, never a claim of infeasibility", res.Status, res.Message)
 	}
 }
 
 func TestStencilGeneratorWritesTheSeedInstances(t *testing.T) {
-	gens := stencilGenerators()
+	gens := generators()
 	if len(gens) != 1 {
 		t.Fatalf("%d generators", len(gens))
 	}
@@ -259,11 +262,11 @@ func TestStencilGeneratorWritesTheSeedInstances(t *testing.T) {
 			t.Fatal(err)
 		}
 		data, _ := json.Marshal(v)
-		p, err := Load(data, "gen")
+		p, err := testKinds().Load(data, "gen")
 		if err != nil {
 			t.Fatalf("%v: generated instance does not load: %v", c.args, err)
 		}
-		if got := len(p.(*StencilProblem).Inst.Arcs); got != c.arcs {
+		if got := len(p.(*Problem).Inst.Arcs); got != c.arcs {
 			t.Fatalf("%v: %d arcs, want %d", c.args, got, c.arcs)
 		}
 	}
@@ -275,4 +278,13 @@ func TestStencilGeneratorWritesTheSeedInstances(t *testing.T) {
 	if !errors.As(err, &fe) || fe.Field != "deadline" || !strings.Contains(fe.Reason, "infeasible") {
 		t.Fatalf("a deadline below the computation bound: %v", err)
 	}
+}
+
+// testKinds is a registry of this package's kinds, for the tests that load JSON.
+func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
+
+// mustLoad loads a sample instance of this package's kinds.
+func mustLoad(t *testing.T, name string) kinds.Problem {
+	t.Helper()
+	return kindtest.MustLoad(t, name, Kind())
 }

@@ -1,4 +1,4 @@
-package bench
+package partition
 
 import (
 	"bytes"
@@ -15,8 +15,12 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/domain/partition"
 	exactpartition "github.com/schedopt/schedopt/exact/partition"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/kindtest"
+	"github.com/schedopt/schedopt/solve"
 )
 
 var partitionUpdate = flag.Bool("partition-update", false, "rewrite instances/partition-*.json from the paper's tables")
@@ -37,7 +41,7 @@ func (c partitionCase) instance() (*partition.Instance, error) {
 		d := c.deadline
 		dl = &d
 	}
-	return PartitionPaper(c.platform, c.app, c.split, c.chunks, c.merged, c.objective, dl)
+	return Paper(c.platform, c.app, c.split, c.chunks, c.merged, c.objective, dl)
 }
 
 func (c partitionCase) path() string {
@@ -88,7 +92,7 @@ func TestPartitionInstancesAreThePaperTables(t *testing.T) {
 }
 
 func partitionSolver(name string) backends.Solver {
-	if name == BackendLPSolve {
+	if name == registry.LPSolve {
 		return lpsolve.New()
 	}
 	return highs.New()
@@ -97,9 +101,9 @@ func partitionSolver(name string) backends.Solver {
 // solvePartition solves p with gap 0 and fails unless the result is consistent: an
 // optimal status with an accepted schedule, agreement with the exact algorithm, and
 // the model's objective equal to the evaluator's; or infeasibility confirmed by it.
-func solvePartition(t *testing.T, p *PartitionProblem, backend string) *Result {
+func solvePartition(t *testing.T, p *Problem, backend string) *solve.Result {
 	t.Helper()
-	res, err := p.Solve(context.Background(), SolveRequest{Backend: backend, Solver: partitionSolver(backend), Options: backends.Options{}})
+	res, err := p.Solve(context.Background(), solve.Request{Backend: backend, Solver: partitionSolver(backend), Options: backends.Options{}})
 	if err != nil {
 		t.Fatalf("%s with %s: %v", p.Name(), backend, err)
 	}
@@ -111,10 +115,10 @@ func solvePartition(t *testing.T, p *PartitionProblem, backend string) *Result {
 		t.Fatalf("%s with %s: status %s objective %v, exact %s says %v (instance %s)", p.Name(), backend, res.Status,
 			fmtPtr(res.Objective), res.Check.Exact.Algorithm, fmtPtr(res.Check.Exact.Objective), js)
 	}
-	if res.Status == StatusInfeasible {
+	if res.Status == solve.StatusInfeasible {
 		return res
 	}
-	if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+	if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
 		t.Fatalf("%s with %s: status %s, evaluator %+v, message %q (instance %s)", p.Name(), backend, res.Status, res.Check.Evaluator, res.Message, js)
 	}
 	ex, obj, ev := *res.Check.Exact.Objective, *res.Objective, res.Check.Evaluator.Objective
@@ -133,13 +137,13 @@ func fmtPtr(p *float64) string {
 
 func TestPartitionPaperInstancesOnBothBackends(t *testing.T) {
 	for _, c := range partitionCases {
-		for _, backend := range MILPBackends() {
+		for _, backend := range registry.Names() {
 			t.Run(filepath.Base(c.path())+"/"+backend, func(t *testing.T) {
-				pr, err := LoadFile(c.path())
+				pr, err := testKinds().LoadFile(c.path())
 				if err != nil {
 					t.Fatal(err)
 				}
-				solvePartition(t, pr.(*PartitionProblem), backend)
+				solvePartition(t, pr.(*Problem), backend)
 			})
 		}
 	}
@@ -177,33 +181,33 @@ func TestPartitionRandomInstancesAgreeWithExact(t *testing.T) {
 			in.Deadline = &d
 		}
 		in.Name = fmt.Sprintf("random-%d", it)
-		p := &PartitionProblem{name: in.Name, Inst: in}
-		res := solvePartition(t, p, BackendHiGHS)
+		p := &Problem{Base: kinds.Base{KindName: "partition", InstName: in.Name}, Inst: in}
+		res := solvePartition(t, p, registry.HiGHS)
 		seen[res.Status]++
 		if res.Model.Integers > 0 {
 			seen["mip"]++
 		}
 		if it%3 == 0 {
-			solvePartition(t, p, BackendLPSolve)
+			solvePartition(t, p, registry.LPSolve)
 		}
 	}
 	// The sample must exercise both outcomes and both model classes.
-	if seen[StatusInfeasible] == 0 || seen[StatusOptimal] < 60 || seen["mip"] < 30 || seen["mip"] == 120 {
+	if seen[solve.StatusInfeasible] == 0 || seen[solve.StatusOptimal] < 60 || seen["mip"] < 30 || seen["mip"] == 120 {
 		t.Errorf("sample too narrow: %v", seen)
 	}
 	t.Logf("outcomes: %v", seen)
 }
 
 func TestPartitionExactBackendNeedsNoSolver(t *testing.T) {
-	pr, err := LoadFile(partitionCases[0].path())
+	pr, err := testKinds().LoadFile(partitionCases[0].path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := pr.Solve(context.Background(), SolveRequest{Backend: BackendExact})
+	res, err := pr.Solve(context.Background(), solve.Request{Backend: solve.Exact})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+	if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
 		t.Fatalf("status %s, evaluator %+v", res.Status, res.Check.Evaluator)
 	}
 }
@@ -219,7 +223,7 @@ func TestPartitionTableVILabelsFromTableIV(t *testing.T) {
 	}
 	for platform, label := range want {
 		t.Run(platform+" is "+label, func(t *testing.T) {
-			in, err := PartitionPaper(platform, "sa", partition.Divisible, 0, true, partition.ObjMinTime, nil)
+			in, err := Paper(platform, "sa", partition.Divisible, 0, true, partition.ObjMinTime, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +243,7 @@ func TestPartitionTableVILabelsFromTableIV(t *testing.T) {
 // (portion 0 on the CPU, portion 1 on the GPU).
 func designed(t *testing.T, platform, app string) (*partition.Instance, map[string]partition.Measurement) {
 	t.Helper()
-	in, err := PartitionPaper(platform, app, partition.Divisible, 0, false, partition.ObjMinTime, nil)
+	in, err := Paper(platform, app, partition.Divisible, 0, false, partition.ObjMinTime, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,25 +270,25 @@ func designed(t *testing.T, platform, app string) (*partition.Instance, map[stri
 // The model predictions of seed 002 that the text states (reference 002 §4.2 R4–R7).
 func TestPartitionCaseStudyPredictions(t *testing.T) {
 	t.Run("R4 SA and LA essential parameters", func(t *testing.T) {
-		in, _ := PartitionPaper("i7+titan", "sa", partition.Whole, 0, false, partition.ObjMinTime, nil)
+		in, _ := Paper("i7+titan", "sa", partition.Whole, 0, false, partition.ObjMinTime, nil)
 		nf, nb := in.Totals()
 		ic, ig := in.Portions[0].Intensity(), in.Portions[1].Intensity()
 		if math.Abs(nf/nb-2049.0/268) > 1e-12 || ic != 1.0/12 || ig != 8 {
 			t.Errorf("SA I=%v I_C=%v I_G=%v, want 7.65, 1/12, 8", nf/nb, ic, ig)
 		}
-		la, _ := PartitionPaper("i7+titan", "la", partition.Whole, 0, false, partition.ObjMinTime, nil)
+		la, _ := Paper("i7+titan", "la", partition.Whole, 0, false, partition.ObjMinTime, nil)
 		nf, nb = la.Totals()
 		if math.Round(nf/nb*100) != 24 || math.Round(la.Portions[1].Intensity()*100) != 25 || la.Portions[0].Intensity() != 0 {
 			t.Errorf("LA I=%v I_G=%v, want 0.24, 0.25", nf/nb, la.Portions[1].Intensity())
 		}
 	})
 	t.Run("R5 p-DP performance is the sum of CO and GO (Eq. 19)", func(t *testing.T) {
-		pr, err := LoadFile(partitionCases[0].path())
+		pr, err := testKinds().LoadFile(partitionCases[0].path())
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := solvePartition(t, pr.(*PartitionProblem), BackendHiGHS)
-		nf, _ := pr.(*PartitionProblem).Inst.Totals()
+		res := solvePartition(t, pr.(*Problem), registry.HiGHS)
+		nf, _ := pr.(*Problem).Inst.Totals()
 		got := nf / *res.Objective / 1e9
 		_, wp := designed(t, "i7+titan", "sa")
 		co, gop := nf/wp["CO"].T/1e9, nf/wp["GO"].T/1e9
@@ -345,8 +349,8 @@ func TestPartitionCaseStudyPredictions(t *testing.T) {
 				in, wp := designed(t, platform, app)
 				for _, obj := range partition.Objectives() {
 					in.Objective = obj
-					p := &PartitionProblem{name: app + "-" + platform + "-" + obj, Inst: in}
-					res := solvePartition(t, p, BackendHiGHS)
+					p := &Problem{Base: kinds.Base{KindName: "partition", InstName: app + "-" + platform + "-" + obj}, Inst: in}
+					res := solvePartition(t, p, registry.HiGHS)
 					for n, ms := range wp {
 						if v := ms.Objective(obj); *res.Objective > v*(1+1e-9) {
 							t.Errorf("%s: hybrid %g worse than %s %g", p.Name(), *res.Objective, n, v)
@@ -363,9 +367,9 @@ func TestPartitionCaseStudyPredictions(t *testing.T) {
 		for _, app := range partition.PaperWorkloads() {
 			for _, platform := range []string{"i7+750", "i3+750"} {
 				in, _ := designed(t, platform, app)
-				tmin := *solvePartition(t, &PartitionProblem{name: app + "-" + platform, Inst: in}, BackendHiGHS).Objective
+				tmin := *solvePartition(t, &Problem{Base: kinds.Base{KindName: "partition", InstName: app + "-" + platform}, Inst: in}, registry.HiGHS).Objective
 				in.Objective = partition.ObjMinEnergy
-				res := solvePartition(t, &PartitionProblem{name: app + "-" + platform, Inst: in}, BackendHiGHS)
+				res := solvePartition(t, &Problem{Base: kinds.Base{KindName: "partition", InstName: app + "-" + platform}, Inst: in}, registry.HiGHS)
 				tE := res.Solution.(partition.Solution).T
 				race := partition.RelDiff(tE, tmin) <= 1e-6
 				if want := platform == "i7+750"; race != want {
@@ -379,11 +383,20 @@ func TestPartitionCaseStudyPredictions(t *testing.T) {
 			for _, platform := range []string{"i3+titan", "i3+750"} {
 				in, wp := designed(t, platform, app)
 				in.Objective = partition.ObjMinEnergy
-				res := solvePartition(t, &PartitionProblem{name: app + "-" + platform, Inst: in}, BackendHiGHS)
+				res := solvePartition(t, &Problem{Base: kinds.Base{KindName: "partition", InstName: app + "-" + platform}, Inst: in}, registry.HiGHS)
 				if partition.RelDiff(*res.Objective, wp["GO"].E) > 1e-9 {
 					t.Errorf("%s on %s: optimum %g, GO %g", app, platform, *res.Objective, wp["GO"].E)
 				}
 			}
 		}
 	})
+}
+
+// testKinds is a registry of this package's kinds, for the tests that load JSON.
+func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
+
+// mustLoad loads a sample instance of this package's kinds.
+func mustLoad(t *testing.T, name string) kinds.Problem {
+	t.Helper()
+	return kindtest.MustLoad(t, name, Kind())
 }

@@ -1,12 +1,14 @@
-package bench
+// Package dlt is the adapter of the divisible-load kinds "dlt-flat" (seed 004, LP
+// (2.5)-(2.9)) and "dlt-single" (seed 004 §5.1, ILP (5.1)-(5.11)): loading, the
+// formulations, decoding with the evaluators of domain/dlt, the exact oracles of
+// exact/dlt and the instance generators.
+package dlt
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -15,53 +17,48 @@ import (
 	exactdlt "github.com/schedopt/schedopt/exact/dlt"
 	"github.com/schedopt/schedopt/formulations/dltflat"
 	"github.com/schedopt/schedopt/formulations/dltsingle"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
-
-// dltEnergyTol is the relative amount by which a model's energy may differ from the
-// evaluator's before the decoder flags it (solver tolerances are about 1e-7 scaled).
-const dltEnergyTol = 1e-6
 
 // ---- dlt-flat ----
 
-// DLTFlatProblem is a loaded "dlt-flat" instance (seed 004, LP (2.5)-(2.9)).
-type DLTFlatProblem struct {
-	name string
+// FlatProblem is a loaded "dlt-flat" instance (seed 004, LP (2.5)-(2.9)).
+type FlatProblem struct {
+	kinds.Base
 	Inst *dlt.FlatInstance
 }
 
-func loadDLTFlat(data []byte, name string) (Problem, error) {
-	in, err := dlt.ParseFlat(data)
-	if err != nil {
-		return nil, err
-	}
-	return &DLTFlatProblem{name: name, Inst: in}, nil
+// KindFlat is the kind name of FlatProblem.
+const KindFlat = "dlt-flat"
+
+// FlatKind returns the kind "dlt-flat": instances parsed by dlt.ParseFlat, and the
+// random-star generator.
+func FlatKind() kinds.Kind {
+	return kinds.New(KindFlat, dlt.ParseFlat, func(in *dlt.FlatInstance, name string) kinds.Problem {
+		return &FlatProblem{Base: kinds.Base{KindName: KindFlat, InstName: name}, Inst: in}
+	}, flatGenerators)
 }
 
-// Kind returns "dlt-flat".
-func (p *DLTFlatProblem) Kind() string { return "dlt-flat" }
-
-// Name returns the instance's name.
-func (p *DLTFlatProblem) Name() string { return p.name }
-
 // Formulate builds the LP (2.5)-(2.9); its decoder runs the flat-memory evaluator.
-func (p *DLTFlatProblem) Formulate() (*Formulated, error) {
+func (p *FlatProblem) Formulate() (*solve.Formulated, error) {
 	f, err := dltflat.Build(p.Inst)
 	if err != nil {
 		return nil, err
 	}
-	return &Formulated{Model: f.Model, Decode: func(x []float64) (any, EvaluatorCheck, error) {
+	return &solve.Formulated{Model: f.Model, Decode: func(x []float64) (any, solve.EvaluatorCheck, error) {
 		sol := f.Decode(x)
 		return sol, flatCheck(p.Inst, sol), nil
 	}}, nil
 }
 
-func flatCheck(in *dlt.FlatInstance, sol *dlt.FlatSolution) EvaluatorCheck {
+func flatCheck(in *dlt.FlatInstance, sol *dlt.FlatSolution) solve.EvaluatorCheck {
 	return evaluatorCheck(dlt.EvaluateFlat(in, sol))
 }
 
 // Solve solves the LP with req's backend and cross-checks it with Exact.
-func (p *DLTFlatProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
-	return SolveFormulated(ctx, p, req, p.Exact)
+func (p *FlatProblem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	return kinds.SolveOne(ctx, p, req, p.Exact)
 }
 
 // Exact is the O(m) recursion (2.1)-(2.3) (the closed form (4.7)-(4.11) for identical
@@ -72,28 +69,28 @@ func (p *DLTFlatProblem) Solve(ctx context.Context, req SolveRequest) (*Result, 
 // computes, and then a later machine is better left without load). Otherwise, for
 // m <= exactdlt.MaxEnumFlatMachines, it enumerates the LP's vertices; larger instances
 // give ErrNoExact.
-func (p *DLTFlatProblem) Exact(ctx context.Context) (*Outcome, error) {
+func (p *FlatProblem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	in := p.Inst
 	sp, algo, err := flatRecursion(in)
-	if errors.Is(err, ErrNoExact) {
+	if errors.Is(err, solve.ErrNoExact) {
 		var ok bool
 		sp, ok, err = exactdlt.FlatVertices(ctx, in)
 		if errors.Is(err, exactdlt.ErrNotApplicable) {
-			return nil, fmt.Errorf("%w: m = %d > %d machines for the vertex enumeration", ErrNoExact, len(in.Machines), exactdlt.MaxEnumFlatMachines)
+			return nil, fmt.Errorf("%w: m = %d > %d machines for the vertex enumeration", solve.ErrNoExact, len(in.Machines), exactdlt.MaxEnumFlatMachines)
 		}
 		if err != nil {
 			return nil, err
 		}
 		algo = "dlt-flat LP vertex enumeration"
 		if !ok {
-			return &Outcome{Algorithm: algo, Optimal: true}, nil
+			return &solve.Outcome{Algorithm: algo, Optimal: true}, nil
 		}
 	}
 	if err != nil {
 		return nil, err
 	}
 	sol := &dlt.FlatSolution{T: sp.T, Alpha: sp.Alpha}
-	return &Outcome{Algorithm: algo, Optimal: true, Feasible: true, Objective: sp.T, Solution: sol,
+	return &solve.Outcome{Algorithm: algo, Optimal: true, Feasible: true, Objective: sp.T, Solution: sol,
 		Check: flatCheck(in, sol)}, nil
 }
 
@@ -114,21 +111,21 @@ func flatRecursion(in *dlt.FlatInstance) (exactdlt.Split, string, error) {
 		sp, _, _, err = exactdlt.Homogeneous(s.A[0], s.C[0], s.S[0], in.V, m)
 	}
 	if errors.Is(err, exactdlt.ErrInfeasible) {
-		return sp, algo, fmt.Errorf("%w: some machine would get a negative chunk", ErrNoExact)
+		return sp, algo, fmt.Errorf("%w: some machine would get a negative chunk", solve.ErrNoExact)
 	}
 	if err != nil {
 		return sp, algo, err
 	}
 	for i, a := range sp.Alpha {
 		if a > in.Memory(i)*(1+dlt.RelTol) {
-			return sp, algo, fmt.Errorf("%w: the memory of machine %d binds", ErrNoExact, i)
+			return sp, algo, fmt.Errorf("%w: the memory of machine %d binds", solve.ErrNoExact, i)
 		}
 	}
 	y, tail := 0.0, 0.0
 	for j := m - 1; j >= 0; j-- {
 		y = (1 - s.C[j]*tail) / (s.A[j] + s.C[j])
 		if y < -1e-12 {
-			return sp, algo, fmt.Errorf("%w: the all-finish-together split is not LP-optimal for this order", ErrNoExact)
+			return sp, algo, fmt.Errorf("%w: the all-finish-together split is not LP-optimal for this order", solve.ErrNoExact)
 		}
 		tail += y
 	}
@@ -137,46 +134,38 @@ func flatRecursion(in *dlt.FlatInstance) (exactdlt.Split, string, error) {
 
 // ---- dlt-single ----
 
-// DLTSingleProblem is a loaded "dlt-single" instance (seed 004 §5.1, ILP (5.1)-(5.11)).
-type DLTSingleProblem struct {
-	name string
+// SingleProblem is a loaded "dlt-single" instance (seed 004 §5.1, ILP (5.1)-(5.11)).
+type SingleProblem struct {
+	kinds.Base
 	Inst *dlt.SingleInstance
 	// Opts selects the formulation variant (Plain: the thesis's model as printed).
 	Opts dltsingle.Options
 }
 
-func loadDLTSingle(data []byte, name string) (Problem, error) {
-	in, err := dlt.ParseSingle(data)
-	if err != nil {
-		return nil, err
-	}
-	return &DLTSingleProblem{name: name, Inst: in}, nil
+// KindSingle is the kind name of SingleProblem.
+const KindSingle = "dlt-single"
+
+// SingleKind returns the kind "dlt-single": instances parsed by dlt.ParseSingle, and
+// the Table 5.1 generator.
+func SingleKind() kinds.Kind {
+	return kinds.New(KindSingle, dlt.ParseSingle, func(in *dlt.SingleInstance, name string) kinds.Problem {
+		return &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: name}, Inst: in}
+	}, singleGenerators)
 }
-
-// Kind returns "dlt-single".
-func (p *DLTSingleProblem) Kind() string { return "dlt-single" }
-
-// Name returns the instance's name.
-func (p *DLTSingleProblem) Name() string { return p.name }
 
 // Formulate builds the ILP (5.1)-(5.11). Its decoder fills E from the evaluator's
 // simulation and rejects a solution whose model energy is below the simulated one (the
 // model would then claim an energy the schedule does not achieve).
-func (p *DLTSingleProblem) Formulate() (*Formulated, error) {
+func (p *SingleProblem) Formulate() (*solve.Formulated, error) {
 	f, err := dltsingle.Build(p.Inst, p.Opts)
 	if err != nil {
 		return nil, err
 	}
-	return &Formulated{Model: f.Model, Decode: func(x []float64) (any, EvaluatorCheck, error) {
+	return &solve.Formulated{Model: f.Model, Decode: func(x []float64) (any, solve.EvaluatorCheck, error) {
 		sol := f.Decode(x)
 		check := singleCheck(p.Inst, sol)
-		if mE, ok := f.ModelEnergy(x); ok && mE < sol.E-dltEnergyTol*math.Max(1, math.Abs(sol.E)) {
-			v := (sol.E - mE) / math.Max(1, math.Abs(sol.E))
-			if v > check.MaxViolation {
-				check.MaxViolation = v
-				check.Message = fmt.Sprintf("the model's energy %g is below the schedule's simulated energy %g", mE, sol.E)
-			}
-			check.OK = false
+		if mE, ok := f.ModelEnergy(x); ok {
+			kinds.CheckModelEnergy(&check, mE, sol.E)
 		}
 		return sol, check, nil
 	}}, nil
@@ -184,39 +173,34 @@ func (p *DLTSingleProblem) Formulate() (*Formulated, error) {
 
 // singleCheck sets sol.E to the simulated energy (5.4) and returns the evaluator's
 // verdict.
-func singleCheck(in *dlt.SingleInstance, sol *dlt.SingleSolution) EvaluatorCheck {
+func singleCheck(in *dlt.SingleInstance, sol *dlt.SingleSolution) solve.EvaluatorCheck {
 	_, en := dlt.EvaluateSingle(in, sol)
 	sol.E = en.E
 	rep, _ := dlt.EvaluateSingle(in, sol)
 	return evaluatorCheck(rep)
 }
 
-// evaluatorCheck turns an evaluator report into the result's check; the message names
-// the worst violation only when the schedule is rejected.
-func evaluatorCheck(rep dlt.Report) EvaluatorCheck {
-	c := EvaluatorCheck{OK: rep.OK(), Objective: rep.Objective, MaxViolation: rep.MaxViolation}
-	if !c.OK {
-		c.Message = rep.Worst
-	}
-	return c
+// evaluatorCheck turns an evaluator report into the result's check.
+func evaluatorCheck(rep dlt.Report) solve.EvaluatorCheck {
+	return kinds.Verdict(rep.OK(), rep.Objective, rep.MaxViolation, rep.Worst)
 }
 
 // Solve solves the ILP with req's backend and cross-checks it with Exact.
-func (p *DLTSingleProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
-	return SolveFormulated(ctx, p, req, p.Exact)
+func (p *SingleProblem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	return kinds.SolveOne(ctx, p, req, p.Exact)
 }
 
 // Exact runs exact/dlt's oracle: the all-tight bisection over machine counts for
 // min-time (any m), the vertex enumeration otherwise (m <= exactdlt.MaxEnumMachines).
-func (p *DLTSingleProblem) Exact(ctx context.Context) (*Outcome, error) {
+func (p *SingleProblem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	out, err := exactdlt.Single(ctx, p.Inst)
 	if errors.Is(err, exactdlt.ErrNotApplicable) {
-		return nil, fmt.Errorf("%w: dlt-single with m = %d > %d beyond min-time", ErrNoExact, p.Inst.M, exactdlt.MaxEnumMachines)
+		return nil, fmt.Errorf("%w: dlt-single with m = %d > %d beyond min-time", solve.ErrNoExact, p.Inst.M, exactdlt.MaxEnumMachines)
 	}
 	if err != nil {
 		return nil, err
 	}
-	res := &Outcome{Algorithm: out.Algorithm, Optimal: true, Feasible: out.Feasible, Objective: out.Objective}
+	res := &solve.Outcome{Algorithm: out.Algorithm, Optimal: true, Feasible: out.Feasible, Objective: out.Objective}
 	if out.Feasible {
 		res.Solution = out.Solution
 		res.Check = singleCheck(p.Inst, out.Solution)
@@ -226,21 +210,22 @@ func (p *DLTSingleProblem) Exact(ctx context.Context) (*Outcome, error) {
 
 // ---- generators ----
 
-func dltGenerators() []Generator {
-	return []Generator{
-		{
-			Kind:    "dlt-single",
-			Summary: "homogeneous hierarchical-memory system, the §5.1 defaults of Table 5.1 (seed 004)",
-			Example: "  schedopt gen dlt-single --m 10\n  schedopt gen dlt-single --m 10 --objective min-energy --deadline 842",
-			Flags:   genDLTSingle,
-		},
-		{
-			Kind:    "dlt-flat",
-			Summary: "random heterogeneous star with flat memory (seed 004 §2.2.2)",
-			Example: "  schedopt gen dlt-flat --m 8 --V 1000 --seed 3",
-			Flags:   genDLTFlat,
-		},
-	}
+func singleGenerators() []kinds.Generator {
+	return []kinds.Generator{{
+		Kind:    KindSingle,
+		Summary: "homogeneous hierarchical-memory system, the §5.1 defaults of Table 5.1 (seed 004)",
+		Example: "  schedopt gen dlt-single --m 10\n  schedopt gen dlt-single --m 10 --objective min-energy --deadline 842",
+		Flags:   genDLTSingle,
+	}}
+}
+
+func flatGenerators() []kinds.Generator {
+	return []kinds.Generator{{
+		Kind:    KindFlat,
+		Summary: "random heterogeneous star with flat memory (seed 004 §2.2.2)",
+		Example: "  schedopt gen dlt-flat --m 8 --V 1000 --seed 3",
+		Flags:   genDLTFlat,
+	}}
 }
 
 // Table51 returns the §5.1 defaults (Table 5.1 with a1 = 0.082, a2 = 2.366, the values
@@ -268,7 +253,7 @@ func genDLTSingle(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		in.FixedLength = *fixed
 		in.Name = fmt.Sprintf("table5.1-m%d-%s", in.M, in.Objective)
 		if err := in.Validate(); err != nil {
-			return nil, flagError(err)
+			return nil, kinds.FlagError(err)
 		}
 		return &in, nil
 	}
@@ -304,17 +289,8 @@ func genDLTFlat(fs *pflag.FlagSet) func(seed int64) (any, error) {
 			}
 		}
 		if err := in.Validate(); err != nil {
-			return nil, flagError(err)
+			return nil, kinds.FlagError(err)
 		}
 		return in, nil
 	}
-}
-
-// flagError renames an instance field error to the flag that set it.
-func flagError(err error) error {
-	var fe *domain.FieldError
-	if errors.As(err, &fe) && fe.Field != "" {
-		fe.Field = "--" + strings.ReplaceAll(fe.Field, "_", "-") // energy_limit is --energy-limit
-	}
-	return err
 }

@@ -1,6 +1,6 @@
 //go:build stencillong
 
-package bench
+package stencil
 
 // The long solves behind docs/reproduction/stencil.md: the ILP optimum at every deadline
 // of Tables 6.4 and 6.5 (seed 001), one row at a time, with a time limit per row
@@ -22,6 +22,7 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
 	dst "github.com/schedopt/schedopt/domain/stencil"
+	"github.com/schedopt/schedopt/solve"
 )
 
 type tableRow struct {
@@ -101,7 +102,7 @@ func TestStencilTables(t *testing.T) {
 		p.Formulation = form
 		ctx := context.Background()
 		t0 := time.Now()
-		res, err := p.Solve(ctx, SolveRequest{Backend: "highs", Solver: highs.New(),
+		res, err := p.Solve(ctx, solve.Request{Backend: "highs", Solver: highs.New(),
 			Options: backends.Options{TimeLimit: limit, RelGap: 1e-6, Threads: 1}})
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)

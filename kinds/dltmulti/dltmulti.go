@@ -1,4 +1,8 @@
-package bench
+// Package dltmulti is the adapter of the kind "dlt-multi" (seed 004 §6, MIP
+// (6.6)-(6.28)): loading, the formulation with a heuristic MIP start, decoding with the
+// evaluator of domain/dltmulti, the sequence-enumeration oracle of exact/dltseq, the
+// online heuristics of heuristics/dlt and the §6.4 generator.
+package dltmulti
 
 import (
 	"context"
@@ -14,11 +18,13 @@ import (
 	"github.com/schedopt/schedopt/exact/dltseq"
 	fdm "github.com/schedopt/schedopt/formulations/dltmulti"
 	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
 
-// DLTMultiProblem is a loaded "dlt-multi" instance (seed 004 §6, MIP (6.6)-(6.28)).
-type DLTMultiProblem struct {
-	name string
+// Problem is a loaded "dlt-multi" instance (seed 004 §6, MIP (6.6)-(6.28)).
+type Problem struct {
+	kinds.Base
 	Inst *dm.Instance
 	// Opts selects the formulation variant; Opts.Plain gives the thesis's model.
 	Opts fdm.Options
@@ -26,21 +32,15 @@ type DLTMultiProblem struct {
 	NoStart bool
 }
 
-var _ HeuristicProblem = (*DLTMultiProblem)(nil)
+var _ kinds.HeuristicProblem = (*Problem)(nil)
 
-func loadDLTMulti(data []byte, name string) (Problem, error) {
-	in, err := dm.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return &DLTMultiProblem{name: name, Inst: in}, nil
+// Kind returns the kind "dlt-multi": instances parsed by dltmulti.Parse, and the §6.4
+// generator.
+func Kind() kinds.Kind {
+	return kinds.New(dm.Kind, dm.Parse, func(in *dm.Instance, name string) kinds.Problem {
+		return &Problem{Base: kinds.Base{KindName: dm.Kind, InstName: name}, Inst: in}
+	}, generators)
 }
-
-// Kind returns "dlt-multi".
-func (p *DLTMultiProblem) Kind() string { return dm.Kind }
-
-// Name returns the instance's name.
-func (p *DLTMultiProblem) Name() string { return p.name }
 
 // heuristicSeed seeds the Rnd processor sorting rule.
 const heuristicSeed = 4
@@ -50,7 +50,7 @@ const heuristicSeed = 4
 // best one as a MIP start (and, for min-time without an energy cap, its length as the
 // horizon). The decoder runs the evaluator and rejects a solution whose model energy is
 // below the simulated one.
-func (p *DLTMultiProblem) Formulate() (*Formulated, error) {
+func (p *Problem) Formulate() (*solve.Formulated, error) {
 	opts := p.Opts
 	if !opts.Plain && !p.NoStart && opts.Start == nil {
 		if s, ok := p.BestStart(); ok {
@@ -64,35 +64,27 @@ func (p *DLTMultiProblem) Formulate() (*Formulated, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Formulated{Model: f.Model, Decode: func(x []float64) (any, EvaluatorCheck, error) {
+	return &solve.Formulated{Model: f.Model, Decode: func(x []float64) (any, solve.EvaluatorCheck, error) {
 		s := f.Decode(x)
 		r := dm.Evaluate(p.Inst, s, dm.EvalOptions{})
 		check := multiCheck(r)
 		if f.E >= 0 {
-			if mE := x[f.E]; mE < r.E-dltEnergyTol*math.Max(1, r.E) {
-				v := (r.E - mE) / math.Max(1, r.E)
-				check.OK = false
-				check.MaxViolation = math.Max(check.MaxViolation, v)
-				check.Message = fmt.Sprintf("the model's energy %g is below the schedule's simulated energy %g", mE, r.E)
-			}
+			kinds.CheckModelEnergy(&check, x[f.E], r.E)
 		}
 		return dm.NewSolution(p.Inst, s, r), check, nil
 	}}, nil
 }
 
-func multiCheck(r *dm.Report) EvaluatorCheck {
-	c := EvaluatorCheck{OK: r.OK(), Objective: r.Objective, MaxViolation: r.MaxViolation}
-	if !c.OK {
-		c.Message = r.Worst()
-	}
-	return c
+// multiCheck is the evaluator check of a dlt-multi report.
+func multiCheck(r *dm.Report) solve.EvaluatorCheck {
+	return kinds.Verdict(r.OK(), r.Objective, r.MaxViolation, r.Worst())
 }
 
 // BestStart returns the best n-message schedule obtained by polishing the machine
 // orders of the online heuristics (SSC and GSS with every PSR, cut or repeated to n
 // messages) with the fixed-sequence LP, judged by the instance's objective. ok is false
 // when none meets the deadline and energy limit.
-func (p *DLTMultiProblem) BestStart() (dm.Schedule, bool) {
+func (p *Problem) BestStart() (dm.Schedule, bool) {
 	in := p.Inst
 	seen := map[string]bool{}
 	var best dm.Schedule
@@ -129,8 +121,8 @@ func (p *DLTMultiProblem) BestStart() (dm.Schedule, bool) {
 }
 
 // Solve solves the MIP with req's backend and cross-checks it with Exact.
-func (p *DLTMultiProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
-	return SolveFormulated(ctx, p, req, p.Exact)
+func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	return kinds.SolveOne(ctx, p, req, p.Exact)
 }
 
 // ExactMaxCases bounds the enumeration Exact runs as a cross-check (m^n·2^n linear
@@ -139,16 +131,16 @@ const ExactMaxCases = 5000
 
 // Exact enumerates every message sequence and chunk piece of a tiny instance
 // (exact/dltseq) and returns the optimum; larger instances give ErrNoExact.
-func (p *DLTMultiProblem) Exact(ctx context.Context) (*Outcome, error) {
+func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	in := p.Inst
 	if cases := math.Pow(float64(in.M()), float64(in.N)) * math.Pow(2, float64(in.N)); cases > ExactMaxCases {
-		return nil, fmt.Errorf("%w: m^n·2^n = %g sequence LPs exceed %d", ErrNoExact, cases, ExactMaxCases)
+		return nil, fmt.Errorf("%w: m^n·2^n = %g sequence LPs exceed %d", solve.ErrNoExact, cases, ExactMaxCases)
 	}
 	res, err := dltseq.Solve(ctx, in, dltseq.Options{})
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Algorithm: fmt.Sprintf("sequence enumeration (%d sequences, %d LPs)", res.Sequences, res.LPs),
+	out := &solve.Outcome{Algorithm: fmt.Sprintf("sequence enumeration (%d sequences, %d LPs)", res.Sequences, res.LPs),
 		Optimal: true, Feasible: res.Feasible, Objective: res.Objective}
 	if res.Feasible {
 		r := dm.Evaluate(in, res.Schedule, dm.EvalOptions{})
@@ -161,7 +153,7 @@ func (p *DLTMultiProblem) Exact(ctx context.Context) (*Outcome, error) {
 // Heuristics lists "ssc-<PSR>" and "gss-<PSR>" for the 14 processor sorting rules,
 // "super-ssc" and "super-gss", and for identical machines the §5.2.1 rules "hom-ssc",
 // "hom-scu", "hom-sco", "hom-gss".
-func (p *DLTMultiProblem) Heuristics() []string {
+func (p *Problem) Heuristics() []string {
 	var hs []string
 	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
 		for _, psr := range hdlt.PSRs() {
@@ -184,7 +176,7 @@ func (p *DLTMultiProblem) Heuristics() []string {
 // RunHeuristic runs one heuristic and evaluates its schedule (any number of messages).
 // Its status is "feasible", or "infeasible" when the schedule misses the deadline or
 // the energy limit. A fixed-length instance is evaluated at T = deadline.
-func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
+func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result, error) {
 	in := p.Inst
 	t0 := time.Now()
 	var s dm.Schedule
@@ -201,27 +193,27 @@ func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 	default:
 		rule, psr, ok := strings.Cut(name, "-")
 		if !ok {
-			return nil, fmt.Errorf("%s: unknown heuristic %q", p.name, name)
+			return nil, fmt.Errorf("%s: unknown heuristic %q", p.Name(), name)
 		}
 		s, err = hdlt.Online(in, hdlt.Rule(rule), hdlt.PSR(psr), heuristicSeed)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: heuristic %s: %w", p.name, name, err)
+		return nil, fmt.Errorf("%s: heuristic %s: %w", p.Name(), name, err)
 	}
 	r := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
 	if in.FixedLength && r.Makespan <= *in.Deadline {
 		s.T = *in.Deadline
 		r = dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
 	}
-	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Status: StatusFeasible,
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.HeuristicPrefix + name, Status: solve.StatusFeasible,
 		Solver: "heuristic " + name}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	check := multiCheck(r)
 	res.Check.Evaluator = &check
 	res.Solution = dm.NewSolution(in, s, r)
-	res.Objective = ptr(r.Objective)
+	res.Objective = solve.Ptr(r.Objective)
 	if !r.OK() {
-		res.Status = StatusError
+		res.Status = solve.StatusError
 		res.Message = r.Worst()
 		limitsOnly := true
 		for _, v := range r.Violations {
@@ -232,9 +224,9 @@ func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 		if limitsOnly {
 			// A heuristic schedule that misses the deadline or the energy limit proves
 			// nothing about the instance.
-			res.Status = StatusError
+			res.Status = solve.StatusError
 			res.Objective = nil
-			res.Message = NoScheduleMessage + res.Message
+			res.Message = kinds.NoScheduleMessage + res.Message
 		}
 	}
 	return res, nil
@@ -242,8 +234,8 @@ func (p *DLTMultiProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 
 // ---- generator ----
 
-func dltMultiGenerators() []Generator {
-	return []Generator{{
+func generators() []kinds.Generator {
+	return []kinds.Generator{{
 		Kind:    dm.Kind,
 		Summary: "heterogeneous hierarchical-memory system, the §6.4 generator (seed 004)",
 		Example: "  schedopt gen dlt-multi --m 10 --seed 1\n  schedopt gen dlt-multi --m 3 --n 4 --V 3000 --objective min-energy --deadline 400",
@@ -285,7 +277,7 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 			in.EnergyLimit = limit
 		}
 		if err := in.Validate(); err != nil {
-			return nil, flagError(err)
+			return nil, kinds.FlagError(err)
 		}
 		return in, nil
 	}

@@ -1,4 +1,4 @@
-package bench
+package workload
 
 import (
 	"context"
@@ -9,9 +9,11 @@ import (
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
+	"github.com/schedopt/schedopt/backends/registry"
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
 	fw "github.com/schedopt/schedopt/formulations/workload"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // Benchmarks of item 6 of issue 5: the exact front algorithms at seed-000 scale (p = 5,
@@ -58,9 +60,9 @@ func workloadBenchCases() []workloadBenchCase {
 	// there), with the exact algorithms on the same instances for comparison.
 	cs = append(cs,
 		workloadBenchCase{"dgemm/p=5/m=100/n=100", func() (*dw.Instance, error) { return dw.GenDGEMM(1, 5, 100, 64, 100*64) },
-			[]string{WorkloadDP, WorkloadHEPOPTA, BackendHiGHS}},
+			[]string{WorkloadDP, WorkloadHEPOPTA, registry.HiGHS}},
 		workloadBenchCase{"identical-dgemm/p=64/m=200/n=400", func() (*dw.Instance, error) { return dw.GenIdentical(1, "dgemm", 64, 200, 400) },
-			[]string{WorkloadIdentical, WorkloadDP, BackendHiGHS}},
+			[]string{WorkloadIdentical, WorkloadDP, registry.HiGHS}},
 	)
 	return cs
 }
@@ -78,8 +80,8 @@ func BenchmarkWorkloadFront(b *testing.B) {
 			b.Run(c.name+"/"+alg, func(b *testing.B) {
 				cp := *in
 				cp.Objective = dw.ObjPareto
-				backend := BackendExact
-				if alg == BackendHiGHS {
+				backend := solve.Exact
+				if alg == registry.HiGHS {
 					backend = alg
 				} else {
 					cp.Algorithm = alg
@@ -87,21 +89,21 @@ func BenchmarkWorkloadFront(b *testing.B) {
 						cp.Neighbourhood = 50
 					}
 				}
-				p := NewWorkloadProblem(&cp, c.name)
+				p := NewProblem(&cp, c.name)
 				req := workloadReq(backend)
 				req.NoCheck = true
 				req.Options.RelGap = 0
-				var res *Result
+				var res *solve.Result
 				for i := 0; i < b.N; i++ {
 					if res, err = p.Solve(context.Background(), req); err != nil {
 						b.Fatal(err)
 					}
 				}
-				if res.Status != StatusOptimal && !(alg == WorkloadAdaptAleph && res.Status == StatusFeasible) {
+				if res.Status != solve.StatusOptimal && !(alg == WorkloadAdaptAleph && res.Status == solve.StatusFeasible) {
 					b.Fatalf("status %s: %s", res.Status, res.Message)
 				}
 				b.ReportMetric(float64(len(res.Solution.(dw.Front).Front)), "points")
-				if backend == BackendHiGHS {
+				if backend == registry.HiGHS {
 					b.ReportMetric(float64(res.Nodes), "nodes")
 				}
 			})
@@ -137,7 +139,7 @@ func BenchmarkWorkloadEpsilonStep(b *testing.B) {
 		th := xw.Thetas(ts)
 		th = th[sort.SearchFloat64s(th, tstar):]
 		tau := th[len(th)/2]
-		p := NewWorkloadProblem(in, c.name)
+		p := NewProblem(in, c.name)
 		oracle, oname := p.minEnergyOracle()
 		ref, ok, err := oracle(ctx, tau)
 		if err != nil || !ok {

@@ -1,6 +1,13 @@
-package bench
+package kinds
 
-import "github.com/spf13/pflag"
+import (
+	"errors"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/schedopt/schedopt/domain"
+)
 
 // Generator makes instances of one kind for `schedopt gen KIND`.
 type Generator struct {
@@ -13,13 +20,12 @@ type Generator struct {
 	Flags func(fs *pflag.FlagSet) func(seed int64) (any, error)
 }
 
-// Generators lists the instance generators of every kind.
-func Generators() []Generator {
-	var gs []Generator
-	gs = append(gs, dltGenerators()...)
-	gs = append(gs, dltMultiGenerators()...)
-	gs = append(gs, stencilGenerators()...)
-	gs = append(gs, workloadGenerators()...)
-	gs = append(gs, partitionGenerators()...)
-	return gs
+// FlagError renames an instance field error to the generator flag that set it
+// (energy_limit is --energy-limit), so that a user reads the flag they gave.
+func FlagError(err error) error {
+	var fe *domain.FieldError
+	if errors.As(err, &fe) && fe.Field != "" {
+		fe.Field = "--" + strings.ReplaceAll(fe.Field, "_", "-")
+	}
+	return err
 }

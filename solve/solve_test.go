@@ -1,14 +1,13 @@
-package bench
+package solve
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/model"
 )
 
@@ -20,12 +19,8 @@ func (f fakeSolver) Solve(context.Context, *model.Model, backends.Options) (back
 	return f.res, nil
 }
 
-// fakeProblem is min x + y, x + y >= 1, x, y in [0, 2].
-type fakeProblem struct{}
-
-func (fakeProblem) Kind() string { return "fake" }
-func (fakeProblem) Name() string { return "fake" }
-func (fakeProblem) Formulate() (*Formulated, error) {
+// fakeFormulate builds min x + y, x + y >= 1, x, y in [0, 2].
+func fakeFormulate() (*Formulated, error) {
 	m := model.New("fake")
 	x, y := m.AddContinuous(0, 2, "x"), m.AddContinuous(0, 2, "y")
 	var e model.Expr
@@ -37,7 +32,7 @@ func (fakeProblem) Formulate() (*Formulated, error) {
 	}}, nil
 }
 
-func TestSolveFormulatedWithholdsUnprovenOptimum(t *testing.T) {
+func TestSolveModelWithholdsUnprovenOptimum(t *testing.T) {
 	nan := math.NaN()
 	cases := []struct {
 		name   string
@@ -65,8 +60,9 @@ func TestSolveFormulatedWithholdsUnprovenOptimum(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			req := SolveRequest{Backend: "fake", Solver: fakeSolver{tc.raw}, Options: backends.DefaultOptions(), NoCheck: true}
-			res, err := SolveFormulated(context.Background(), fakeProblem{}, req, nil)
+			// The policy is off: these cases test the pipeline's own checks.
+			req := Request{Backend: "fake", Solver: fakeSolver{tc.raw}, Options: backends.DefaultOptions(), NoCheck: true, Policy: certify.Policy{Off: true}}
+			res, err := SolveModel(context.Background(), "fake", "fake", fakeFormulate, req, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -104,42 +100,5 @@ func TestAgree(t *testing.T) {
 				t.Errorf("Agree = %v, want %v", got, tc.want)
 			}
 		})
-	}
-}
-
-func (p fakeProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
-	return SolveFormulated(ctx, p, req, nil)
-}
-
-func TestRejectedEvaluatorCheckEncodes(t *testing.T) {
-	res := Result{Kind: "workload", Status: StatusError, Check: Check{Evaluator: func() *EvaluatorCheck {
-		c := rejected(errors.New("sizes do not sum to n"))
-		return &c
-	}()}}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatalf("a rejected schedule's result cannot be encoded: %v", err)
-	}
-	if !strings.Contains(string(b), `"ok":false`) || !strings.Contains(string(b), "sizes do not sum") {
-		t.Errorf("encoded %s lacks the verdict", b)
-	}
-}
-
-// boastingHeuristic is a heuristic that wrongly claims a proof.
-type boastingHeuristic struct{ fakeProblem }
-
-func (boastingHeuristic) Heuristics() []string { return []string{"greedy"} }
-func (boastingHeuristic) RunHeuristic(context.Context, string) (*Result, error) {
-	one := 1.0
-	return &Result{Status: StatusOptimal, Objective: &one, Bound: &one}, nil
-}
-
-func TestRunNeverLetsAHeuristicClaimOptimality(t *testing.T) {
-	res, err := Run(context.Background(), boastingHeuristic{}, RunRequest{Backend: HeuristicPrefix + "greedy"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Status != StatusFeasible || res.Bound != nil {
-		t.Errorf("status %q bound %v, want feasible without a bound", res.Status, res.Bound)
 	}
 }

@@ -1,4 +1,6 @@
-package bench
+package solve
+
+import "github.com/schedopt/schedopt/certify"
 
 // Result is the object `schedopt solve --json` prints, field for field as
 // ../shared/spec/README.md defines it. Pointer fields are null when unknown.
@@ -19,6 +21,9 @@ type Result struct {
 	Nodes   int64  `json:"nodes,omitempty"`
 	Solver  string `json:"solver,omitempty"`  // solver name and version
 	Message string `json:"message,omitempty"` // why a solve ended as it did, for humans
+	// Certificate says how the status of the (first) MILP solve was established by the
+	// certification policy; nil for exact algorithms and heuristics.
+	Certificate *certify.Certificate `json:"certificate,omitempty"`
 
 	// Values are the solver's column values when it returned a solution (not part of
 	// the JSON); a later solve of the same model structure can start from them.
@@ -72,4 +77,5 @@ type ExactCheck struct {
 	Message   string   `json:"message,omitempty"`
 }
 
-func ptr(v float64) *float64 { return &v }
+// Ptr returns a pointer to a copy of v, for the result's optional numbers.
+func Ptr(v float64) *float64 { return &v }

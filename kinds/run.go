@@ -1,4 +1,4 @@
-package bench
+package kinds
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/certify"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // RunRequest says how to run one job: which backend (a MILP backend name, "exact" or
@@ -19,15 +21,17 @@ type RunRequest struct {
 	Options backends.Options
 	NoCheck bool
 	// Start, when it has one value per model column, is passed to the model as a MIP
-	// start (see SolveRequest.Start).
+	// start (see solve.Request.Start).
 	Start []float64
+	// Policy is the certification policy of the backend's solves (see solve.Request).
+	Policy certify.Policy
 }
 
 // Run solves p as req says. MILP backends and "exact" go through Problem.Solve;
 // heuristics through HeuristicProblem.RunHeuristic. A time limit in req.Options also
 // bounds exact algorithms and heuristics, through the context.
-func Run(ctx context.Context, p Problem, req RunRequest) (*Result, error) {
-	if h, ok := strings.CutPrefix(req.Backend, HeuristicPrefix); ok {
+func Run(ctx context.Context, p Problem, req RunRequest) (*solve.Result, error) {
+	if h, ok := strings.CutPrefix(req.Backend, solve.HeuristicPrefix); ok {
 		hp, ok := p.(HeuristicProblem)
 		if !ok {
 			return nil, fmt.Errorf("%s: kind %s has no heuristics", p.Name(), p.Kind())
@@ -45,26 +49,27 @@ func Run(ctx context.Context, p Problem, req RunRequest) (*Result, error) {
 		if res.Backend == "" {
 			res.Backend = req.Backend
 		}
-		if res.Status == StatusOptimal {
+		if res.Status == solve.StatusOptimal {
 			// A heuristic proves nothing (HeuristicProblem): never let it claim a proof.
-			res.Status, res.Bound, res.Gap = StatusFeasible, nil, nil
+			res.Status, res.Bound, res.Gap = solve.StatusFeasible, nil, nil
 		}
 		if res.Seconds.Solve == 0 {
 			res.Seconds.Solve = time.Since(t0).Seconds()
 		}
 		return res, nil
 	}
-	if req.Backend == BackendExact {
+	if req.Backend == solve.Exact {
 		var cancel context.CancelFunc
 		ctx, cancel = withLimit(ctx, req.Options.TimeLimit)
 		defer cancel()
 	}
-	return p.Solve(ctx, SolveRequest{
+	return p.Solve(ctx, solve.Request{
 		Backend: req.Backend,
 		Solver:  req.Solver,
 		Options: req.Options,
 		NoCheck: req.NoCheck,
 		Start:   req.Start,
+		Policy:  req.Policy,
 	})
 }
 

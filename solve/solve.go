@@ -1,13 +1,15 @@
-package bench
+package solve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/model"
 )
 
@@ -15,29 +17,79 @@ import (
 // backend's objective agrees with an exact algorithm's optimum.
 const AgreeTol = 1e-6
 
+// ErrNoExact is returned by an ExactFunc for instances without a complete exact
+// algorithm.
+var ErrNoExact = errors.New("no exact algorithm for this instance")
+
+// Formulated is a model built from an instance together with its decoder.
+type Formulated struct {
+	Model *model.Model
+	// Decode turns solver values (one per column) into the spec's solution object and
+	// runs the domain evaluator on it. It must not trust the model: the evaluator
+	// recomputes the objective from the instance.
+	Decode func(values []float64) (solution any, check EvaluatorCheck, err error)
+}
+
+// Outcome is what an exact algorithm returns.
+type Outcome struct {
+	Algorithm string
+	Optimal   bool    // the algorithm proved optimality (false for bounds or partial searches)
+	Feasible  bool    // false when the algorithm proved the instance infeasible
+	Objective float64 // the optimum (or best value found)
+	Solution  any     // the spec's solution object; nil when infeasible
+	Check     EvaluatorCheck
+}
+
 // ExactFunc runs a kind's exact algorithm; it returns ErrNoExact when there is none
 // for the instance.
 type ExactFunc func(ctx context.Context) (*Outcome, error)
 
-// SolveFormulated is the common path of a kind whose answer is one model: build it,
-// solve it with req's backend, check the solution against the model, decode it, run the
-// domain evaluator, and cross-check the objective with exact (which may be nil). With
-// req.Backend == "exact" it runs exact alone.
-func SolveFormulated(ctx context.Context, p Problem, req SolveRequest, exact ExactFunc) (*Result, error) {
-	res := &Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend}
-	if req.Backend == "exact" {
+// Request says how to solve.
+type Request struct {
+	Backend string           // a MILP backend name (see NewSolver) or Exact
+	Solver  backends.Solver  // the backend itself; nil for Exact
+	Options backends.Options // time limit, gaps, threads, seed, log
+	NoCheck bool             // skip the exact cross-check (the evaluator always runs)
+	Log     io.Writer        // progress for humans; nil for none
+	// Start, when it holds one value per column of the formulated model, is given to
+	// the model as a MIP start (model.SetStart); other lengths are ignored. Trade-off
+	// sweeps pass the previous solve's Result.Values here.
+	Start []float64
+	// Policy is the certification policy every backend solve goes through
+	// (certify.Solve); the zero value is the default policy.
+	Policy certify.Policy
+}
+
+// Certified solves m with req's backend through the certification policy req.Policy.
+// It is the one place where schedopt calls a MILP backend; kinds that run several
+// solves per answer call it for each of them.
+func Certified(ctx context.Context, m *model.Model, req Request, opts backends.Options) (certify.Result, error) {
+	if req.Solver == nil {
+		return certify.Result{}, fmt.Errorf("no solver for backend %q", req.Backend)
+	}
+	return certify.Solve(ctx, req.Solver, m, opts, req.Policy)
+}
+
+// SolveModel is the common path of a kind whose answer is one model: build it with
+// formulate, solve it with req's backend under the certification policy, check the
+// solution against the model, decode it, run the domain evaluator, and cross-check the
+// objective with exact (which may be nil). With req.Backend == Exact it runs exact
+// alone. kind and name label the result.
+func SolveModel(ctx context.Context, kind, name string, formulate func() (*Formulated, error), req Request, exact ExactFunc) (*Result, error) {
+	res := &Result{Kind: kind, Name: name, Backend: req.Backend}
+	if req.Backend == Exact {
 		return solveExact(ctx, res, exact)
 	}
 	if req.Solver == nil {
-		return nil, fmt.Errorf("%s: no solver for backend %q", p.Name(), req.Backend)
+		return nil, fmt.Errorf("%s: no solver for backend %q", name, req.Backend)
 	}
 	t0 := time.Now()
-	f, err := p.Formulate()
+	f, err := formulate()
 	if err != nil {
-		return nil, fmt.Errorf("%s: formulate: %w", p.Name(), err)
+		return nil, fmt.Errorf("%s: formulate: %w", name, err)
 	}
 	if err := f.Model.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: formulate: %w", p.Name(), err)
+		return nil, fmt.Errorf("%s: formulate: %w", name, err)
 	}
 	res.Seconds.Build = time.Since(t0).Seconds()
 	res.Model = Stats(f.Model)
@@ -46,13 +98,15 @@ func SolveFormulated(ctx context.Context, p Problem, req SolveRequest, exact Exa
 			f.Model.SetStart(model.Var(j), v)
 		}
 	}
-	raw, err := req.Solver.Solve(ctx, f.Model, req.Options)
+	cert, err := Certified(ctx, f.Model, req, req.Options)
 	if err != nil {
-		return nil, fmt.Errorf("%s: solve with %s: %w", p.Name(), req.Backend, err)
+		return nil, fmt.Errorf("%s: solve with %s: %w", name, req.Backend, err)
 	}
+	raw := cert.Result
+	res.Certificate = &cert.Certificate
 	res.Seconds.Solve = raw.Time.Seconds()
 	if err := fillFromRaw(res, f, raw, req.Options); err != nil {
-		return nil, fmt.Errorf("%s: %w", p.Name(), err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if !req.NoCheck && exact != nil {
 		crossCheck(ctx, res, exact, f.Model.Sense(), req.Options)
@@ -76,7 +130,7 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.
 		res.Message += " (unboundedness claimed on a model whose columns are all bounded)"
 	}
 	if finite(raw.Bound) {
-		res.Bound = ptr(raw.Bound)
+		res.Bound = Ptr(raw.Bound)
 	}
 	if !raw.HasSolution {
 		return nil
@@ -91,10 +145,10 @@ func fillFromRaw(res *Result, f *Formulated, raw backends.Result, opts backends.
 		res.Message = "solver returned a point that violates the model: " + rep.Worst
 		return nil
 	}
-	res.Objective = ptr(rep.Objective)
+	res.Objective = Ptr(rep.Objective)
 	res.Values = raw.Values
 	if finite(raw.Bound) {
-		res.Gap = ptr(backends.RelativeGap(rep.Objective, raw.Bound))
+		res.Gap = Ptr(backends.RelativeGap(rep.Objective, raw.Bound))
 	}
 	if res.Status == StatusOptimal && !ProvenWithin(rep.Objective, raw.Bound, opts) {
 		// The proof is the bound: an objective recomputed from the point that is
@@ -189,12 +243,12 @@ func solveExact(ctx context.Context, res *Result, exact ExactFunc) (*Result, err
 		return res, nil
 	case out.Optimal:
 		res.Status = StatusOptimal
-		res.Bound = ptr(out.Objective)
-		res.Gap = ptr(0)
+		res.Bound = Ptr(out.Objective)
+		res.Gap = Ptr(0)
 	default:
 		res.Status = StatusFeasible
 	}
-	res.Objective = ptr(out.Objective)
+	res.Objective = Ptr(out.Objective)
 	res.Solution = out.Solution
 	check := out.Check
 	res.Check.Evaluator = &check
@@ -217,7 +271,7 @@ func crossCheck(ctx context.Context, res *Result, exact ExactFunc, sense model.S
 	}
 	ec := &ExactCheck{Algorithm: out.Algorithm, Agree: Agree(res, out, sense, opts)}
 	if out.Feasible {
-		ec.Objective = ptr(out.Objective)
+		ec.Objective = Ptr(out.Objective)
 	}
 	res.Check.Exact = ec
 }

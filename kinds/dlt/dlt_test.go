@@ -1,10 +1,8 @@
-package bench
+package dlt
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,29 +14,25 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/schedopt/schedopt/backends"
-	"github.com/schedopt/schedopt/backends/highs"
-	"github.com/schedopt/schedopt/backends/lpsolve"
-	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/domain/dlt"
 	"github.com/schedopt/schedopt/formulations/dltsingle"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/kindtest"
+	"github.com/schedopt/schedopt/solve"
 )
-
-func instancePath(name string) string { return filepath.Join("..", "instances", name) }
 
 // solveDLT solves p exactly (gap 0) with the named backend and fails the test unless the
 // result is optimal, the evaluator accepts it and the exact oracle (when it has one)
 // agrees.
-func solveDLT(t *testing.T, p Problem, backend string) *Result {
+func solveDLT(t *testing.T, p kinds.Problem, backend string) *solve.Result {
 	t.Helper()
-	var s backends.Solver = highs.New()
-	if backend == BackendLPSolve {
-		s = lpsolve.New()
-	}
-	res, err := p.Solve(context.Background(), SolveRequest{Backend: backend, Solver: s, Options: backends.Options{}})
+	s := kindtest.Solver(t, backend)
+	res, err := p.Solve(context.Background(), solve.Request{Backend: backend, Solver: s, Options: backends.Options{}})
 	if err != nil {
 		t.Fatalf("%s with %s: %v", p.Name(), backend, err)
 	}
-	if res.Status == StatusInfeasible {
+	if res.Status == solve.StatusInfeasible {
 		if res.Check.Exact != nil && !res.Check.Exact.Agree {
 			t.Fatalf("%s with %s: infeasible, but %s finds %v (instance %s)", p.Name(), backend,
 				res.Check.Exact.Algorithm, res.Check.Exact.Objective, instanceJSON(p))
@@ -52,35 +46,22 @@ func solveDLT(t *testing.T, p Problem, backend string) *Result {
 		t.Fatalf("%s with %s: objective %v disagrees with %s: %v (%s)", p.Name(), backend, *res.Objective,
 			res.Check.Exact.Algorithm, res.Check.Exact.Objective, res.Check.Exact.Message)
 	}
-	if relDiffB(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
+	if kindtest.RelDiff(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
 		t.Fatalf("%s: model objective %g, evaluator %g", p.Name(), *res.Objective, res.Check.Evaluator.Objective)
 	}
 	return res
 }
 
-func instanceJSON(p Problem) string {
+func instanceJSON(p kinds.Problem) string {
 	var v any
 	switch q := p.(type) {
-	case *DLTFlatProblem:
+	case *FlatProblem:
 		v = q.Inst
-	case *DLTSingleProblem:
+	case *SingleProblem:
 		v = q.Inst
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
-}
-
-func relDiffB(a, b float64) float64 {
-	return math.Abs(a-b) / math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
-}
-
-func mustLoad(t *testing.T, name string) Problem {
-	t.Helper()
-	p, err := LoadFile(instancePath(name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
 }
 
 // Table 3.4 (seed 004, L352-358): the E^R row recomputed from the LP's split.
@@ -93,8 +74,8 @@ func TestDLTTable34(t *testing.T) {
 	for V, row := range want {
 		t.Run("V="+V, func(t *testing.T) {
 			p := mustLoad(t, "dlt-flat-table3.4-V"+V+".json")
-			res := solveDLT(t, p, BackendHiGHS)
-			if res.Status != StatusOptimal || res.Check.Exact == nil {
+			res := solveDLT(t, p, registry.HiGHS)
+			if res.Status != solve.StatusOptimal || res.Check.Exact == nil {
 				t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
 			}
 			a := res.Solution.(*dlt.FlatSolution).Alpha
@@ -109,8 +90,8 @@ func TestDLTTable34(t *testing.T) {
 // The chapter 4 reference instance (L489-491): T ≈ 1.51E5 s, E ≈ 2.34E10 J.
 func TestDLTChapter4ReferenceLP(t *testing.T) {
 	p := mustLoad(t, "dlt-flat-ch4-reference.json")
-	res := solveDLT(t, p, BackendHiGHS)
-	if res.Status != StatusOptimal || res.Check.Exact == nil {
+	res := solveDLT(t, p, registry.HiGHS)
+	if res.Status != solve.StatusOptimal || res.Check.Exact == nil {
 		t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
 	}
 	T := *res.Objective
@@ -124,8 +105,8 @@ func TestDLTChapter4ReferenceLP(t *testing.T) {
 // two in-core.
 func TestDLTTable51MinTime(t *testing.T) {
 	p := mustLoad(t, "dlt-single-table5.1-mintime.json")
-	res := solveDLT(t, p, BackendHiGHS)
-	if res.Status != StatusOptimal || res.Check.Exact == nil {
+	res := solveDLT(t, p, registry.HiGHS)
+	if res.Status != solve.StatusOptimal || res.Check.Exact == nil {
 		t.Fatalf("status %s, exact %+v", res.Status, res.Check.Exact)
 	}
 	sol := res.Solution.(*dlt.SingleSolution)
@@ -147,8 +128,8 @@ func TestDLTTable51MinTime(t *testing.T) {
 // nine machines and 1036 MB to one.
 func TestDLTTable51MinEnergy(t *testing.T) {
 	p := mustLoad(t, "dlt-single-table5.1-minenergy.json")
-	res := solveDLT(t, p, BackendHiGHS)
-	if res.Status != StatusOptimal {
+	res := solveDLT(t, p, registry.HiGHS)
+	if res.Status != solve.StatusOptimal {
 		t.Fatalf("status %s", res.Status)
 	}
 	sol := res.Solution.(*dlt.SingleSolution)
@@ -169,8 +150,8 @@ func TestDLTTable51MinEnergy(t *testing.T) {
 	}
 	t.Logf("min-energy T = %.3f s, E = %.1f J", sol.T, sol.E)
 	// m = 10 is beyond the vertex enumeration; lp_solve is the second opinion.
-	lp := solveDLT(t, p, BackendLPSolve)
-	if lp.Status != StatusOptimal || relDiffB(*lp.Objective, *res.Objective) > 1e-6 {
+	lp := solveDLT(t, p, registry.LPSolve)
+	if lp.Status != solve.StatusOptimal || kindtest.RelDiff(*lp.Objective, *res.Objective) > 1e-6 {
 		t.Errorf("lp_solve: %s %v, HiGHS %v", lp.Status, *lp.Objective, *res.Objective)
 	}
 }
@@ -193,7 +174,7 @@ func TestDLTSingleRandomAgainstExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 14))
 	for it := 0; it < 24; it++ {
 		in := randomSingleInstance(rng, 1+rng.IntN(3))
-		base := &DLTSingleProblem{name: "random", Inst: in}
+		base := &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "random"}, Inst: in}
 		ex, err := base.Exact(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -214,23 +195,23 @@ func TestDLTSingleRandomAgainstExact(t *testing.T) {
 		for _, variant := range []struct {
 			backend string
 			plain   bool
-		}{{BackendHiGHS, false}, {BackendHiGHS, true}, {BackendLPSolve, false}} {
-			p := &DLTSingleProblem{name: "random", Inst: in, Opts: dltsingle.Options{Plain: variant.plain}}
+		}{{registry.HiGHS, false}, {registry.HiGHS, true}, {registry.LPSolve, false}} {
+			p := &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "random"}, Inst: in, Opts: dltsingle.Options{Plain: variant.plain}}
 			res := solveDLT(t, p, variant.backend)
 			if res.Check.Exact == nil {
 				t.Fatalf("no exact check for m = %d", in.M)
 			}
-			if res.Status == StatusInfeasible {
+			if res.Status == solve.StatusInfeasible {
 				objs = append(objs, math.Inf(1))
 				continue
 			}
-			if res.Status != StatusOptimal {
+			if res.Status != solve.StatusOptimal {
 				t.Fatalf("%s: status %s", variant.backend, res.Status)
 			}
 			objs = append(objs, *res.Objective)
 		}
 		for _, o := range objs[1:] {
-			if !(math.IsInf(o, 1) && math.IsInf(objs[0], 1)) && relDiffB(o, objs[0]) > 1e-6 {
+			if !(math.IsInf(o, 1) && math.IsInf(objs[0], 1)) && kindtest.RelDiff(o, objs[0]) > 1e-6 {
 				t.Fatalf("instance %d (%s): optima %v differ", it, in.Objective, objs)
 			}
 		}
@@ -259,10 +240,10 @@ func TestDLTFlatRandom(t *testing.T) {
 			t.Fatal(err)
 		}
 		in := v.(*dlt.FlatInstance)
-		p := &DLTFlatProblem{name: in.Name, Inst: in}
-		a := solveDLT(t, p, BackendHiGHS)
-		b := solveDLT(t, p, BackendLPSolve)
-		if a.Status != StatusOptimal || b.Status != StatusOptimal || relDiffB(*a.Objective, *b.Objective) > 1e-6 {
+		p := &FlatProblem{Base: kinds.Base{KindName: KindFlat, InstName: in.Name}, Inst: in}
+		a := solveDLT(t, p, registry.HiGHS)
+		b := solveDLT(t, p, registry.LPSolve)
+		if a.Status != solve.StatusOptimal || b.Status != solve.StatusOptimal || kindtest.RelDiff(*a.Objective, *b.Objective) > 1e-6 {
 			t.Fatalf("%s: highs %s %v, lpsolve %s %v", in.Name, a.Status, *a.Objective, b.Status, *b.Objective)
 		}
 		if a.Check.Exact != nil {
@@ -277,72 +258,8 @@ func TestDLTFlatRandom(t *testing.T) {
 	}
 }
 
-func TestDLTBadInput(t *testing.T) {
-	multi := func(old, new string) []byte {
-		const good = `{"kind":"dlt-multi","V":100,"n":2,"P0N":100,"objective":"min-time",
- "machines":[{"a1":0.1,"a2":1,"k1":10,"k2":100,"rho":50,"C":0.01,"O":0.01,"S":1,"PI":5,"PN":100,"PS":100}]}`
-		if !strings.Contains(good, old) {
-			t.Fatalf("%q not in the instance", old)
-		}
-		return []byte(strings.Replace(good, old, new, 1))
-	}
-	single := func(edit func(map[string]any)) []byte {
-		d := map[string]any{"kind": "dlt-single", "V": 10000, "m": 10, "C": 0.006, "S": 70, "PS": 101, "PI": 6, "PN": 91,
-			"a1": 0.082, "a2": 2.366, "k1": 13, "k2": 294.43, "rho": 996, "objective": "min-time"}
-		edit(d)
-		b, _ := json.Marshal(d)
-		return b
-	}
-	cases := []struct {
-		name, field, reason string
-		data                []byte
-	}{
-		{"a negative rate", "C", "must be >= 0", single(func(d map[string]any) { d["C"] = -1 })},
-		{"rho zero", "rho", "must be > 0", single(func(d map[string]any) { d["rho"] = 0 })},
-		{"b2 that disagrees with rho", "b2", "disagrees", single(func(d map[string]any) { d["b2"] = -2300 })},
-		{"l2 that disagrees with rho", "l2", "disagrees", single(func(d map[string]any) { d["l2"] = -290000 })},
-		{"NaN", "a1", "invalid number", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
-		{"min-energy without a deadline", "deadline", "required", single(func(d map[string]any) { d["objective"] = "min-energy" })},
-		{"a deadline below the lower bound", "deadline", "infeasible", single(func(d map[string]any) {
-			d["objective"] = "min-energy"
-			d["deadline"] = 100
-		})},
-		{"m not an integer", "m", "integer", single(func(d map[string]any) { d["m"] = 2.5 })},
-		{"a negative flat rate", "machines[1].a", "must be > 0", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":-1,"C":0,"S":0}]}`)},
-		{"a load beyond all memory", "V", "infeasible", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0,"B":4},{"a":1,"C":0,"S":0,"B":5}]}`)},
-		{"NaN in a flat machine", "machines[1].C", "invalid number", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":1,"C":NaN,"S":0}]}`)},
-		{"NaN in a dlt-multi machine", "machines[0].rho", "invalid number", multi(`"rho":50`, `"rho":NaN`)},
-		{"a dlt-multi rate below zero", "machines[0].PN", "must be >= 0", multi(`"PN":100`, `"PN":-1`)},
-		{"a dlt-multi b2 that disagrees with rho", "machines[0].b2", "disagrees", multi(`"rho":50`, `"rho":50,"b2":-1`)},
-		{"a dlt-multi n below one", "n", "integer >= 1", multi(`"n":2`, `"n":0`)},
-		{"a dlt-multi deadline below the lower bound", "deadline", "infeasible", multi(`"objective":"min-time"`, `"objective":"min-energy","deadline":3`)},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			_, err := Load(c.data, "x")
-			var fe *domain.FieldError
-			if !errors.As(err, &fe) || !errors.Is(err, domain.ErrBadInput) {
-				t.Fatalf("err = %v, want a FieldError", err)
-			}
-			if fe.Field != c.field || !strings.Contains(fe.Reason, c.reason) {
-				t.Fatalf("field %q reason %q; want %q containing %q", fe.Field, fe.Reason, c.field, c.reason)
-			}
-		})
-	}
-	t.Run("the deadline error gives the bound", func(t *testing.T) {
-		_, err := Load(single(func(d map[string]any) {
-			d["objective"] = "min-energy"
-			d["deadline"] = 100
-		}), "x")
-		// S + max{CV, (C + a1)V/m} = 70 + max{60, 88} = 158.
-		if err == nil || !strings.Contains(err.Error(), "158") {
-			t.Fatalf("err = %v, want the bound 158 s", err)
-		}
-	})
-}
-
 func TestDLTInstancesLoad(t *testing.T) {
-	files, _ := filepath.Glob(instancePath("dlt-[fs]*.json"))
+	files, _ := filepath.Glob(kindtest.InstancePath("dlt-[fs]*.json"))
 	if len(files) < 8 {
 		t.Fatalf("found %d dlt instances", len(files))
 	}
@@ -350,7 +267,7 @@ func TestDLTInstancesLoad(t *testing.T) {
 		if _, err := os.Stat(f); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := LoadFile(f); err != nil {
+		if _, err := testKinds().LoadFile(f); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
@@ -361,8 +278,8 @@ func minEnergyAt(t *testing.T, m int, T float64) *dlt.SingleSolution {
 	t.Helper()
 	in := Table51(m, dlt.MinEnergy)
 	in.Deadline, in.FixedLength = &T, true
-	res := solveDLT(t, &DLTSingleProblem{name: "table5.1", Inst: in}, BackendHiGHS)
-	if res.Status != StatusOptimal {
+	res := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1"}, Inst: in}, registry.HiGHS)
+	if res.Status != solve.StatusOptimal {
 		t.Fatalf("T = %g: status %s", T, res.Status)
 	}
 	return res.Solution.(*dlt.SingleSolution)
@@ -390,7 +307,7 @@ func TestDLTTable51TradeOff(t *testing.T) {
 func TestDLTTable51SmallLoad(t *testing.T) {
 	in := Table51(10, dlt.MinTime)
 	in.V = 200
-	res := solveDLT(t, &DLTSingleProblem{name: "table5.1-V200", Inst: in}, BackendHiGHS)
+	res := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1-V200"}, Inst: in}, registry.HiGHS)
 	n := 0
 	for i, u := range res.Solution.(*dlt.SingleSolution).Used {
 		if u && res.Solution.(*dlt.SingleSolution).Alpha[i] > 0 {
@@ -409,7 +326,7 @@ func TestDLTSingleDeadlineBelowOptimum(t *testing.T) {
 	tested := 0
 	for it := 0; it < 6; it++ {
 		in := randomSingleInstance(rng, 2+rng.IntN(2))
-		ex, err := (&DLTSingleProblem{Inst: in}).Exact(context.Background())
+		ex, err := (&SingleProblem{Inst: in}).Exact(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -419,9 +336,9 @@ func TestDLTSingleDeadlineBelowOptimum(t *testing.T) {
 		}
 		in.Objective, in.Deadline = dlt.MinEnergy, &d
 		tested++
-		for _, b := range []string{BackendHiGHS, BackendLPSolve} {
-			res := solveDLT(t, &DLTSingleProblem{name: "tight", Inst: in}, b)
-			if res.Status != StatusInfeasible || res.Check.Exact == nil || !res.Check.Exact.Agree {
+		for _, b := range []string{registry.HiGHS, registry.LPSolve} {
+			res := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "tight"}, Inst: in}, b)
+			if res.Status != solve.StatusInfeasible || res.Check.Exact == nil || !res.Check.Exact.Agree {
 				t.Fatalf("%s: status %s, exact %+v", b, res.Status, res.Check.Exact)
 			}
 		}
@@ -441,7 +358,7 @@ func TestDLTSolutionJSON(t *testing.T) {
 		{"dlt-single-table5.1-minenergy.json", []string{"E", "T", "alpha", "used"}},
 	}
 	for _, c := range cases {
-		res := solveDLT(t, mustLoad(t, c.file), BackendHiGHS)
+		res := solveDLT(t, mustLoad(t, c.file), registry.HiGHS)
 		b, err := json.Marshal(res)
 		if err != nil {
 			t.Fatal(err)
@@ -459,52 +376,6 @@ func TestDLTSolutionJSON(t *testing.T) {
 		slices.Sort(keys)
 		if !slices.Equal(keys, c.keys) {
 			t.Errorf("%s: solution keys %v, want %v", c.file, keys, c.keys)
-		}
-	}
-}
-
-// The dlt-multi solution object is exactly the spec's: T, E, the five energy terms,
-// the non-empty messages as {machine, size, start}, and used.
-func TestDLTMultiSolutionJSON(t *testing.T) {
-	p := mustLoad(t, "dlt-multi-tiny-m2-n3-energy.json")
-	res, err := p.Solve(context.Background(), SolveRequest{Backend: BackendHiGHS, Solver: highs.New(), Options: backends.Options{}})
-	if err != nil || res.Status != StatusOptimal {
-		t.Fatalf("%v %+v", err, res)
-	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out struct {
-		Solution struct {
-			Energy   map[string]float64       `json:"energy"`
-			Messages []map[string]json.Number `json:"messages"`
-			Used     []bool                   `json:"used"`
-		} `json:"solution"`
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
-	var all struct {
-		Solution map[string]json.RawMessage `json:"solution"`
-	}
-	_ = json.Unmarshal(b, &all)
-	keys := slices.Sorted(maps.Keys(all.Solution))
-	if want := []string{"E", "T", "energy", "messages", "used"}; !slices.Equal(keys, want) {
-		t.Errorf("solution keys %v, want %v", keys, want)
-	}
-	if keys := slices.Sorted(maps.Keys(out.Solution.Energy)); !slices.Equal(keys, []string{"E0", "EI", "EN", "ER", "ES"}) {
-		t.Errorf("energy keys %v", keys)
-	}
-	if len(out.Solution.Messages) == 0 || len(out.Solution.Used) != 2 {
-		t.Fatalf("messages %v, used %v", out.Solution.Messages, out.Solution.Used)
-	}
-	for _, msg := range out.Solution.Messages {
-		if keys := slices.Sorted(maps.Keys(msg)); !slices.Equal(keys, []string{"machine", "size", "start"}) {
-			t.Errorf("message keys %v", keys)
-		}
-		if size, _ := msg["size"].Float64(); !(size > 0) {
-			t.Errorf("message of size %v written; the spec omits empty messages", msg["size"])
 		}
 	}
 }
@@ -528,12 +399,12 @@ func TestDLTTable51ElevenMachines(t *testing.T) {
 // two machines compute in-core along the trade-off line.
 func TestDLTTable51FewMachinesCannotSaveEnergy(t *testing.T) {
 	for _, m := range []int{7, 8, 9} {
-		fast := solveDLT(t, &DLTSingleProblem{name: "table5.1-mintime", Inst: Table51(m, dlt.MinTime)}, BackendHiGHS)
+		fast := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1-mintime"}, Inst: Table51(m, dlt.MinTime)}, registry.HiGHS)
 		in := Table51(m, dlt.MinEnergy)
 		d := 3000.0
 		in.Deadline = &d
-		low := solveDLT(t, &DLTSingleProblem{name: "table5.1-minenergy", Inst: in}, BackendHiGHS)
-		if fast.Status != StatusOptimal || low.Status != StatusOptimal {
+		low := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1-minenergy"}, Inst: in}, registry.HiGHS)
+		if fast.Status != solve.StatusOptimal || low.Status != solve.StatusOptimal {
 			t.Fatalf("m = %d: status %s, %s", m, fast.Status, low.Status)
 		}
 		f, l := fast.Solution.(*dlt.SingleSolution), low.Solution.(*dlt.SingleSolution)
@@ -566,8 +437,8 @@ func TestDLTTable51ShortStartupLowestEnergyAtElevenMachines(t *testing.T) {
 		in.S = 7
 		d := 3000.0
 		in.Deadline = &d
-		res := solveDLT(t, &DLTSingleProblem{name: "table5.1-S7", Inst: in}, BackendHiGHS)
-		if res.Status != StatusOptimal {
+		res := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1-S7"}, Inst: in}, registry.HiGHS)
+		if res.Status != solve.StatusOptimal {
 			t.Fatalf("m = %d: status %s", m, res.Status)
 		}
 		return res.Solution.(*dlt.SingleSolution)
@@ -592,8 +463,8 @@ func TestDLTTable51ShortStartupLowestEnergyAtElevenMachines(t *testing.T) {
 func TestDLTTable51FastStartupUsesTwentyEightMachines(t *testing.T) {
 	in := Table51(40, dlt.MinTime)
 	in.S = 1
-	res := solveDLT(t, &DLTSingleProblem{name: "table5.1-S1", Inst: in}, BackendHiGHS)
-	if res.Status != StatusOptimal {
+	res := solveDLT(t, &SingleProblem{Base: kinds.Base{KindName: KindSingle, InstName: "table5.1-S1"}, Inst: in}, registry.HiGHS)
+	if res.Status != solve.StatusOptimal {
 		t.Fatalf("status %s", res.Status)
 	}
 	loaded, inCore := 0, 0
@@ -608,4 +479,13 @@ func TestDLTTable51FastStartupUsesTwentyEightMachines(t *testing.T) {
 	if loaded != 28 || inCore != 28 {
 		t.Errorf("%d machines loaded, %d in-core; the thesis has 28", loaded, inCore)
 	}
+}
+
+// testKinds is a registry of this package's kinds, for the tests that load JSON.
+func testKinds() *kinds.Registry { return kinds.NewRegistry(FlatKind(), SingleKind()) }
+
+// mustLoad loads a sample instance of this package's kinds.
+func mustLoad(t *testing.T, name string) kinds.Problem {
+	t.Helper()
+	return kindtest.MustLoad(t, name, FlatKind(), SingleKind())
 }

@@ -1,13 +1,15 @@
-package bench
+package workload
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -15,9 +17,13 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
+	"github.com/schedopt/schedopt/backends/registry"
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/kindtest"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // The cross-check protocol of ref §5.3 for the kind "workload": the ILP on HiGHS (and
@@ -27,12 +33,12 @@ import (
 // lpsolveMaxBinaries bounds the instances given to lp_solve (tens of binaries).
 const lpsolveMaxBinaries = 16
 
-func workloadReq(backend string) SolveRequest {
-	req := SolveRequest{Backend: backend, Options: backends.Options{}} // zero gaps: exact
+func workloadReq(backend string) solve.Request {
+	req := solve.Request{Backend: backend, Options: backends.Options{}} // zero gaps: exact
 	switch backend {
-	case BackendHiGHS:
+	case registry.HiGHS:
 		req.Solver = highs.New()
-	case BackendLPSolve:
+	case registry.LPSolve:
 		req.Solver = lpsolve.New()
 	}
 	return req
@@ -99,11 +105,11 @@ func bruteFront(t *testing.T, in *dw.Instance) dw.Front {
 	return out
 }
 
-func solveWorkload(t *testing.T, in *dw.Instance, backend, alg string, aggregate bool) *Result {
+func solveWorkload(t *testing.T, in *dw.Instance, backend, alg string, aggregate bool) *solve.Result {
 	t.Helper()
 	cp := *in
 	cp.Algorithm = alg
-	p := NewWorkloadProblem(&cp, "test")
+	p := NewProblem(&cp, "test")
 	p.Aggregate = aggregate
 	res, err := p.Solve(context.Background(), workloadReq(backend))
 	if err != nil {
@@ -138,19 +144,19 @@ func TestWorkloadFrontsAgree(t *testing.T) {
 			backend, alg string
 			aggregate    bool
 		}
-		runs := []run{{BackendExact, WorkloadDP, false}, {BackendExact, WorkloadHEPOPTA, false}, {BackendExact, WorkloadMCKPSweep, false},
-			{BackendHiGHS, "", false}}
+		runs := []run{{solve.Exact, WorkloadDP, false}, {solve.Exact, WorkloadHEPOPTA, false}, {solve.Exact, WorkloadMCKPSweep, false},
+			{registry.HiGHS, "", false}}
 		if in.Tables().Identical() && len(in.Processors) > 1 {
-			runs = append(runs, run{BackendHiGHS, "", true}, run{BackendExact, WorkloadIdentical, false})
+			runs = append(runs, run{registry.HiGHS, "", true}, run{solve.Exact, WorkloadIdentical, false})
 		}
 		if numBinaries(in) <= lpsolveMaxBinaries {
-			runs = append(runs, run{BackendLPSolve, "", false})
+			runs = append(runs, run{registry.LPSolve, "", false})
 			lp++
 		}
 		for _, rn := range runs {
 			name := fmt.Sprintf("trial %d %s/%s aggregate=%v", trial, rn.backend, rn.alg, rn.aggregate)
 			res := solveWorkload(t, in, rn.backend, rn.alg, rn.aggregate)
-			if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+			if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
 				t.Errorf("%s: status %s, evaluator %+v, message %q", name, res.Status, res.Check.Evaluator, res.Message)
 				continue
 			}
@@ -161,7 +167,7 @@ func TestWorkloadFrontsAgree(t *testing.T) {
 			if _, err := in.CheckFront(got); err != nil {
 				t.Errorf("%s: %v", name, err)
 			}
-			if rn.backend != BackendExact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
+			if rn.backend != solve.Exact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
 				t.Errorf("%s: check.exact %+v", name, res.Check.Exact)
 			}
 		}
@@ -217,14 +223,14 @@ func TestWorkloadSingleObjectives(t *testing.T) {
 		}
 		tested++
 		want := lexBest(t, in)
-		for _, backend := range []string{BackendExact, BackendHiGHS} {
+		for _, backend := range []string{solve.Exact, registry.HiGHS} {
 			name := fmt.Sprintf("trial %d %s %s", trial, in.Objective, backend)
 			res := solveWorkload(t, in, backend, "", in.Tables().Identical() && len(in.Processors) > 1)
-			if res.Status != StatusOptimal || !res.Check.Evaluator.OK {
+			if res.Status != solve.StatusOptimal || !res.Check.Evaluator.OK {
 				t.Errorf("%s: status %s, %+v", name, res.Status, res.Check.Evaluator)
 				continue
 			}
-			if backend != BackendExact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
+			if backend != solve.Exact && (res.Check.Exact == nil || !res.Check.Exact.Agree) {
 				t.Errorf("%s: check.exact %+v", name, res.Check.Exact)
 			}
 			sol := res.Solution.(dw.Solution)
@@ -247,34 +253,34 @@ func TestWorkloadSingleObjectives(t *testing.T) {
 
 // TestWorkloadFig10 is R1 of ref §5.2 through the instance files.
 func TestWorkloadFig10(t *testing.T) {
-	load := func(path string) *WorkloadProblem {
+	load := func(path string) *Problem {
 		t.Helper()
-		p, err := LoadFile(path)
+		p, err := testKinds().LoadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p.(*WorkloadProblem)
+		return p.(*Problem)
 	}
 	want := [][3]any{{2.0, 5.0, "[2 0 2 0]"}, {3.0, 4.0, "[2 1 0 1]"}, {6.0, 2.0, "[2 2 0 0]"}}
-	for _, backend := range []string{BackendHiGHS, BackendLPSolve, BackendExact} {
+	for _, backend := range []string{registry.HiGHS, registry.LPSolve, solve.Exact} {
 		algs := []string{""}
-		if backend == BackendExact {
-			algs = WorkloadAlgorithms()
+		if backend == solve.Exact {
+			algs = Algorithms()
 		}
 		for _, alg := range algs {
 			if alg == WorkloadIdentical {
 				continue // the tables differ
 			}
 			t.Run(fmt.Sprintf("%s %s gives the paper's three points", backend, alg), func(t *testing.T) {
-				p := load("../instances/workload-fig10.json")
+				p := load("../../instances/workload-fig10.json")
 				p.Inst.Algorithm = alg
 				res, err := p.Solve(context.Background(), workloadReq(backend))
 				if err != nil {
 					t.Fatal(err)
 				}
-				wantStatus := StatusOptimal
+				wantStatus := solve.StatusOptimal
 				if alg == WorkloadAdaptAleph {
-					wantStatus = StatusFeasible // heterogeneous tables: balanced fallback only
+					wantStatus = solve.StatusFeasible // heterogeneous tables: balanced fallback only
 				}
 				if res.Status != wantStatus {
 					t.Fatalf("status %s (%s)", res.Status, res.Message)
@@ -294,13 +300,13 @@ func TestWorkloadFig10(t *testing.T) {
 		}
 	}
 	t.Run("pareto-total with P_S=0.5 keeps all three points; P_S=1 keeps (2, 7)", func(t *testing.T) {
-		p := load("../instances/workload-fig10-total-ps0.5.json")
+		p := load("../../instances/workload-fig10-total-ps0.5.json")
 		for _, c := range []struct {
 			ps   float64
 			want string
 		}{{0.5, "[{2 6} {3 5.5} {6 5}]"}, {1, "[{2 7}]"}} {
 			p.Inst.StaticPower = c.ps
-			res, err := p.Solve(context.Background(), workloadReq(BackendHiGHS))
+			res, err := p.Solve(context.Background(), workloadReq(registry.HiGHS))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,10 +321,10 @@ func TestWorkloadFig10(t *testing.T) {
 	})
 	t.Run("the single objectives give T*=2 and E*=2", func(t *testing.T) {
 		for path, want := range map[string]string{
-			"../instances/workload-fig10-mintime.json":   "{2 5 [2 0 2 0] <nil>}",
-			"../instances/workload-fig10-minenergy.json": "{6 2 [2 2 0 0] <nil>}",
+			"../../instances/workload-fig10-mintime.json":   "{2 5 [2 0 2 0] <nil>}",
+			"../../instances/workload-fig10-minenergy.json": "{6 2 [2 2 0 0] <nil>}",
 		} {
-			res, err := load(path).Solve(context.Background(), workloadReq(BackendHiGHS))
+			res, err := load(path).Solve(context.Background(), workloadReq(registry.HiGHS))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -337,7 +343,7 @@ func TestWorkloadPartialModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	global := solveWorkload(t, in, BackendExact, WorkloadDP, false).Solution.(dw.Front)
+	global := solveWorkload(t, in, solve.Exact, WorkloadDP, false).Solution.(dw.Front)
 	for _, T := range []int{0, 2, 5, 40} {
 		local := *in
 		local.Processors = nil
@@ -354,8 +360,8 @@ func TestWorkloadPartialModel(t *testing.T) {
 		if local.Validate() != nil {
 			continue
 		}
-		ilp := solveWorkload(t, &local, BackendHiGHS, "", true)
-		dp := solveWorkload(t, &local, BackendExact, WorkloadDP, false)
+		ilp := solveWorkload(t, &local, registry.HiGHS, "", true)
+		dp := solveWorkload(t, &local, solve.Exact, WorkloadDP, false)
 		lf := ilp.Solution.(dw.Front)
 		if msg := CompareFronts(lf, dp.Solution.(dw.Front), backends.Options{}); msg != "" {
 			t.Errorf("T=%d: ILP vs DP on the partial model: %s", T, msg)
@@ -386,7 +392,7 @@ func TestWorkloadPartialModel(t *testing.T) {
 }
 
 func TestWorkloadGeneratorFlags(t *testing.T) {
-	g := workloadGenerators()[0]
+	g := generators()[0]
 	for _, args := range [][]string{
 		{"--profile", "linear", "--a", "1,2", "--b", "2,1", "--n", "30", "--points", "30"},
 		{"--profile", "dgemm", "--p", "3", "--points", "40", "--n", "1280"},
@@ -407,7 +413,7 @@ func TestWorkloadGeneratorFlags(t *testing.T) {
 				t.Fatal(err)
 			}
 			data, _ := json.Marshal(v)
-			if _, err := Load(data, "gen"); err != nil {
+			if _, err := testKinds().Load(data, "gen"); err != nil {
 				t.Errorf("generated instance does not load: %v", err)
 			}
 		})
@@ -425,7 +431,7 @@ func TestWorkloadInstancesLoad(t *testing.T) {
 	n := 0
 	for _, f := range files {
 		if len(f.Name()) > 9 && f.Name()[:9] == "workload-" {
-			if _, err := LoadFile("../instances/" + f.Name()); err != nil {
+			if _, err := testKinds().LoadFile("../../instances/" + f.Name()); err != nil {
 				t.Errorf("%s: %v", f.Name(), err)
 			}
 			n++
@@ -445,14 +451,14 @@ func TestWorkloadFewestActive(t *testing.T) {
 		{Points: []dw.Point{{Size: 1, Time: 1, Energy: 1}}},
 	}}
 	for _, obj := range []string{dw.ObjPareto, dw.ObjParetoTotal, dw.ObjMinTime, dw.ObjMinEnergy, dw.ObjMinTotal} {
-		for _, backend := range []string{BackendHiGHS, BackendLPSolve, BackendExact} {
+		for _, backend := range []string{registry.HiGHS, registry.LPSolve, solve.Exact} {
 			t.Run(obj+" on "+backend, func(t *testing.T) {
 				cp := *in
 				cp.Objective, cp.StaticPower = obj, 1
 				if err := cp.Validate(); err != nil {
 					t.Fatal(err)
 				}
-				res, err := NewWorkloadProblem(&cp, "tie").Solve(context.Background(), workloadReq(backend))
+				res, err := NewProblem(&cp, "tie").Solve(context.Background(), workloadReq(backend))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -472,7 +478,7 @@ func TestWorkloadFewestActive(t *testing.T) {
 				if obj == dw.ObjParetoTotal || obj == dw.ObjMinTotal {
 					wantE = 3
 				}
-				if res.Status != StatusOptimal || len(pts) != 1 || pts[0].T != 1 || pts[0].E != wantE || fmt.Sprint(pts[0].Sizes) != "[2 0 0]" {
+				if res.Status != solve.StatusOptimal || len(pts) != 1 || pts[0].T != 1 || pts[0].E != wantE || fmt.Sprint(pts[0].Sizes) != "[2 0 0]" {
 					t.Errorf("status %s, points %+v; want one point (1, %g) with sizes [2 0 0]", res.Status, pts, wantE)
 				}
 			})
@@ -482,17 +488,17 @@ func TestWorkloadFewestActive(t *testing.T) {
 
 // TestWorkloadTimeLimit: a front whose loop runs out of time is never reported optimal.
 func TestWorkloadTimeLimit(t *testing.T) {
-	p, err := LoadFile("../instances/workload-small.json")
+	p, err := testKinds().LoadFile("../../instances/workload-small.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := workloadReq(BackendHiGHS)
+	req := workloadReq(registry.HiGHS)
 	req.Options.TimeLimit = 1 // 1 ns: spent before the first solve
 	res, err := p.Solve(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusTimeLimit || res.Solution != nil {
+	if res.Status != solve.StatusTimeLimit || res.Solution != nil {
 		t.Errorf("status %s with solution %v, want time_limit and none", res.Status, res.Solution)
 	}
 }
@@ -509,13 +515,13 @@ func TestWorkloadTwoBinaries(t *testing.T) {
 	if err := in.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	for _, backend := range []string{BackendExact, BackendHiGHS, BackendLPSolve} {
+	for _, backend := range []string{solve.Exact, registry.HiGHS, registry.LPSolve} {
 		t.Run(backend, func(t *testing.T) {
 			res := solveWorkload(t, in, backend, "", false)
-			if backend != BackendLPSolve && res.Status != StatusOptimal {
+			if backend != registry.LPSolve && res.Status != solve.StatusOptimal {
 				t.Errorf("%s: status %s, want optimal", backend, res.Status)
 			}
-			if res.Status == StatusOptimal && (res.Objective == nil || *res.Objective != 0.55) {
+			if res.Status == solve.StatusOptimal && (res.Objective == nil || *res.Objective != 0.55) {
 				t.Errorf("%s claims the optimum is %v; it is 0.55 (sizes [0 1])", backend, workloadFmtPtr(res.Objective))
 			}
 		})
@@ -537,8 +543,8 @@ func TestWorkloadHeuristics(t *testing.T) {
 	for _, obj := range []string{dw.ObjPareto, dw.ObjMinTime, dw.ObjMinEnergy} {
 		cp := *in
 		cp.Objective = obj
-		p := NewWorkloadProblem(&cp, "h")
-		exact, err := p.Solve(context.Background(), workloadReq(BackendExact))
+		p := NewProblem(&cp, "h")
+		exact, err := p.Solve(context.Background(), workloadReq(solve.Exact))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -548,7 +554,7 @@ func TestWorkloadHeuristics(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Status != StatusFeasible || !res.Check.Evaluator.OK {
+				if res.Status != solve.StatusFeasible || !res.Check.Evaluator.OK {
 					t.Fatalf("status %s, %+v", res.Status, res.Check.Evaluator)
 				}
 				if obj == dw.ObjPareto {
@@ -589,12 +595,12 @@ func TestWorkloadMediumFronts(t *testing.T) {
 			continue
 		}
 		tested++
-		want := solveWorkload(t, in, BackendExact, WorkloadDP, false).Solution.(dw.Front)
+		want := solveWorkload(t, in, solve.Exact, WorkloadDP, false).Solution.(dw.Front)
 		points += len(want.Front)
-		for _, rn := range [][2]string{{BackendExact, WorkloadHEPOPTA}, {BackendHiGHS, ""}} {
+		for _, rn := range [][2]string{{solve.Exact, WorkloadHEPOPTA}, {registry.HiGHS, ""}} {
 			res := solveWorkload(t, in, rn[0], rn[1], false)
 			got := res.Solution.(dw.Front)
-			if res.Status != StatusOptimal || !res.Check.Evaluator.OK {
+			if res.Status != solve.StatusOptimal || !res.Check.Evaluator.OK {
 				t.Errorf("trial %d %v: status %s %+v", trial, rn, res.Status, res.Check.Evaluator)
 			}
 			if msg := CompareFronts(got, want, backends.Options{}); msg != "" {
@@ -615,23 +621,23 @@ func TestWorkloadLPSolveFloatingMakespan(t *testing.T) {
 	for _, obj := range []string{dw.ObjPareto, dw.ObjMinEnergy} {
 		for _, opts := range []backends.Options{{}, backends.DefaultOptions()} {
 			t.Run(fmt.Sprintf("%s with gap %g", obj, opts.RelGap), func(t *testing.T) {
-				data, err := os.ReadFile("../instances/workload-linear-p2-n24.json")
+				data, err := os.ReadFile("../../instances/workload-linear-p2-n24.json")
 				if err != nil {
 					t.Fatal(err)
 				}
-				pr, err := Load(data, "linear")
+				pr, err := testKinds().Load(data, "linear")
 				if err != nil {
 					t.Fatal(err)
 				}
-				p := pr.(*WorkloadProblem)
+				p := pr.(*Problem)
 				p.Inst.Objective = obj
-				req := workloadReq(BackendLPSolve)
+				req := workloadReq(registry.LPSolve)
 				req.Options = opts
 				res, err := p.Solve(context.Background(), req)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if res.Status != StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
+				if res.Status != solve.StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
 					t.Errorf("status %s (%s), exact check %+v", res.Status, res.Message, res.Check.Exact)
 				}
 			})
@@ -676,17 +682,17 @@ func TestCompareFrontsWithinTheGap(t *testing.T) {
 // TestWorkloadFrontWithAGap: with a 5% gap HiGHS may return fewer points than the exact
 // front, but the exact check must accept the front as covering it within the gap.
 func TestWorkloadFrontWithAGap(t *testing.T) {
-	p, err := LoadFile("../instances/workload-small.json")
+	p, err := testKinds().LoadFile("../../instances/workload-small.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := workloadReq(BackendHiGHS)
+	req := workloadReq(registry.HiGHS)
 	req.Options.RelGap = 0.05
 	res, err := p.Solve(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Status != StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
+	if res.Status != solve.StatusOptimal || res.Check.Exact == nil || !res.Check.Exact.Agree {
 		t.Errorf("status %s, exact check %+v", res.Status, res.Check.Exact)
 	}
 }
@@ -710,11 +716,11 @@ func (s *stopAfter) Solve(ctx context.Context, m *model.Model, o backends.Option
 // found as an unproven front ("feasible"): feasible distributions, non-dominated among
 // themselves, none below the exact front, and never "optimal".
 func TestWorkloadFrontStoppedMidway(t *testing.T) {
-	p, err := LoadFile("../instances/workload-small.json")
+	p, err := testKinds().LoadFile("../../instances/workload-small.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	wp := p.(*WorkloadProblem)
+	wp := p.(*Problem)
 	exact, _, err := wp.exactFront(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
@@ -722,14 +728,14 @@ func TestWorkloadFrontStoppedMidway(t *testing.T) {
 	want, _ := wp.frontOf(exact)
 	for _, after := range []int{1, 4, 9} {
 		t.Run(fmt.Sprintf("after %d solves", after), func(t *testing.T) {
-			req := workloadReq(BackendHiGHS)
+			req := workloadReq(registry.HiGHS)
 			req.Solver = &stopAfter{Solver: req.Solver, after: after}
 			res, err := p.Solve(context.Background(), req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			got, ok := res.Solution.(dw.Front)
-			if res.Status != StatusFeasible || !ok || len(got.Front) == 0 || len(got.Front) >= len(want.Front) {
+			if res.Status != solve.StatusFeasible || !ok || len(got.Front) == 0 || len(got.Front) >= len(want.Front) {
 				t.Fatalf("status %s, solution %v (exact front: %d points)", res.Status, res.Solution, len(want.Front))
 			}
 			if _, err := wp.Inst.CheckFront(got); err != nil {
@@ -738,7 +744,7 @@ func TestWorkloadFrontStoppedMidway(t *testing.T) {
 			for k, g := range got.Front {
 				below := true
 				for _, w := range want.Front {
-					below = below && !(w.T <= g.T && w.E <= g.E*(1+AgreeTol))
+					below = below && !(w.T <= g.T && w.E <= g.E*(1+solve.AgreeTol))
 				}
 				if below {
 					t.Errorf("point %d (T=%g, E=%g) lies below the exact front", k, g.T, g.E)
@@ -765,13 +771,36 @@ func TestWorkloadExactStoppedByTheLimit(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), -1)
 			defer cancel()
-			res, err := NewWorkloadProblem(&cp, "stopped").Solve(ctx, workloadReq(BackendExact))
+			res, err := NewProblem(&cp, "stopped").Solve(ctx, workloadReq(solve.Exact))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if res.Status != StatusTimeLimit || res.Solution != nil {
+			if res.Status != solve.StatusTimeLimit || res.Solution != nil {
 				t.Errorf("status %s, solution %v; want time_limit and none", res.Status, res.Solution)
 			}
 		})
+	}
+}
+
+// testKinds is a registry of this package's kinds, for the tests that load JSON.
+func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
+
+// mustLoad loads a sample instance of this package's kinds.
+func mustLoad(t *testing.T, name string) kinds.Problem {
+	t.Helper()
+	return kindtest.MustLoad(t, name, Kind())
+}
+
+func TestRejectedEvaluatorCheckEncodes(t *testing.T) {
+	res := solve.Result{Kind: "workload", Status: solve.StatusError, Check: solve.Check{Evaluator: func() *solve.EvaluatorCheck {
+		c := rejected(errors.New("sizes do not sum to n"))
+		return &c
+	}()}}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatalf("a rejected schedule's result cannot be encoded: %v", err)
+	}
+	if !strings.Contains(string(b), `"ok":false`) || !strings.Contains(string(b), "sizes do not sum") {
+		t.Errorf("encoded %s lacks the verdict", b)
 	}
 }

@@ -1,9 +1,11 @@
-package bench
+package dltmulti
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -15,31 +17,32 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/domain"
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltseq"
 	fdm "github.com/schedopt/schedopt/formulations/dltmulti"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/kindtest"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // solveMulti solves p with backend at gap 0 and fails unless the result is optimal,
 // the evaluator accepts it, the enumeration agrees and the valid lower bounds hold.
-func solveMulti(t *testing.T, p *DLTMultiProblem, backend string) *Result {
+func solveMulti(t *testing.T, p *Problem, backend string) *solve.Result {
 	t.Helper()
-	var s backends.Solver = highs.New()
-	if backend == BackendLPSolve {
-		s = lpsolve.New()
-	}
-	res, err := p.Solve(context.Background(), SolveRequest{Backend: backend, Solver: s, Options: backends.Options{}})
+	s := kindtest.Solver(t, backend)
+	res, err := p.Solve(context.Background(), solve.Request{Backend: backend, Solver: s, Options: backends.Options{}})
 	if err != nil {
 		t.Fatalf("%s with %s: %v", p.Name(), backend, err)
 	}
-	if res.Status != StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+	if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
 		t.Fatalf("%s with %s: status %s (%s), evaluator %+v", p.Name(), backend, res.Status, res.Message, res.Check.Evaluator)
 	}
 	if res.Check.Exact == nil || !res.Check.Exact.Agree {
 		t.Fatalf("%s with %s: objective %g, enumeration %+v", p.Name(), backend, *res.Objective, res.Check.Exact)
 	}
-	if relDiffB(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
+	if kindtest.RelDiff(res.Check.Evaluator.Objective, *res.Objective) > 1e-6 {
 		t.Fatalf("%s with %s: model objective %g, evaluator %g", p.Name(), backend, *res.Objective, res.Check.Evaluator.Objective)
 	}
 	sol := res.Solution.(dm.Solution)
@@ -105,8 +108,8 @@ func TestDLTMultiBackendsAgreeWithEnumeration(t *testing.T) {
 	ins := tinyInstances(t, 16, 1)
 	printed := 0
 	for _, in := range ins {
-		for _, backend := range []string{BackendHiGHS, BackendLPSolve} {
-			p := &DLTMultiProblem{name: in.Name, Inst: in}
+		for _, backend := range []string{registry.HiGHS, registry.LPSolve} {
+			p := &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in}
 			res := solveMulti(t, p, backend)
 			if printedBoundsHold(in, res.Solution.(dm.Solution)) {
 				printed++
@@ -125,9 +128,9 @@ func TestDLTMultiNoWrongClaimOnMoreInstances(t *testing.T) {
 	gaveUp, agreed := 0, 0
 	for _, seed := range []uint64{2, 3} {
 		for _, in := range tinyInstances(t, 16, seed) {
-			solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in}, BackendHiGHS)
-			p := &DLTMultiProblem{name: in.Name, Inst: in}
-			res, err := p.Solve(context.Background(), SolveRequest{Backend: BackendLPSolve, Solver: lpsolve.New(), Options: backends.Options{}})
+			solveMulti(t, &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in}, registry.HiGHS)
+			p := &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in}
+			res, err := p.Solve(context.Background(), solve.Request{Backend: registry.LPSolve, Solver: lpsolve.New(), Options: backends.Options{}})
 			if err != nil {
 				t.Fatalf("%s: %v", in.Name, err)
 			}
@@ -137,12 +140,12 @@ func TestDLTMultiNoWrongClaimOnMoreInstances(t *testing.T) {
 			switch {
 			case !res.Check.Exact.Agree:
 				t.Errorf("%s: lp_solve %s %v disagrees with the enumeration %v (%s)", in.Name, res.Status, res.Objective, res.Check.Exact.Objective, res.Message)
-			case res.Status == StatusOptimal:
+			case res.Status == solve.StatusOptimal:
 				agreed++
 				if !res.Check.Evaluator.OK {
 					t.Errorf("%s: lp_solve's optimum rejected by the evaluator: %s", in.Name, res.Check.Evaluator.Message)
 				}
-			case (res.Status == StatusError || res.Status == StatusFeasible) && in.EnergyLimit != nil:
+			case (res.Status == solve.StatusError || res.Status == solve.StatusFeasible) && in.EnergyLimit != nil:
 				gaveUp++
 				t.Logf("%s: lp_solve gave up: %s (%s)", in.Name, res.Status, res.Message)
 			default:
@@ -162,9 +165,9 @@ func TestDLTMultiPlainAndStrengthenedModelsAgree(t *testing.T) {
 	twin.Machines[1] = twin.Machines[0]
 	ins = append(ins, twin)
 	for _, in := range ins {
-		plain := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in, Opts: fdm.Options{Plain: true}}, BackendHiGHS)
-		strong := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in}, BackendHiGHS)
-		if relDiffB(*plain.Objective, *strong.Objective) > 1e-6 {
+		plain := solveMulti(t, &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in, Opts: fdm.Options{Plain: true}}, registry.HiGHS)
+		strong := solveMulti(t, &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in}, registry.HiGHS)
+		if kindtest.RelDiff(*plain.Objective, *strong.Objective) > 1e-6 {
 			t.Errorf("%s: plain %g, strengthened %g", in.Name, *plain.Objective, *strong.Objective)
 		}
 	}
@@ -182,7 +185,7 @@ func TestDLTMultiHomogeneousModelGivesTheSameTStar(t *testing.T) {
 		for range c.m {
 			in.Machines = append(in.Machines, mc)
 		}
-		res := solveMulti(t, &DLTMultiProblem{name: in.Name, Inst: in}, BackendHiGHS)
+		res := solveMulti(t, &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: in.Name}, Inst: in}, registry.HiGHS)
 		h, err := fdm.BuildHomogeneous(in)
 		if err != nil {
 			t.Fatal(err)
@@ -191,14 +194,14 @@ func TestDLTMultiHomogeneousModelGivesTheSameTStar(t *testing.T) {
 		if err != nil || raw.Status != backends.Optimal {
 			t.Fatalf("(5.17)-(5.26): %v %v", raw.Status, err)
 		}
-		if relDiffB(raw.Objective, *res.Objective) > 1e-6 {
+		if kindtest.RelDiff(raw.Objective, *res.Objective) > 1e-6 {
 			t.Errorf("case %d: (5.17)-(5.26) T* = %g, (6.6)-(6.28) T* = %g", k, raw.Objective, *res.Objective)
 		}
 	}
 }
 
 func TestDLTMultiTable61Instance(t *testing.T) {
-	p := mustLoad(t, "dlt-multi-table6.1.json").(*DLTMultiProblem)
+	p := mustLoad(t, "dlt-multi-table6.1.json").(*Problem)
 	in := p.Inst
 	if in.M() != 10 || in.V != 24000 {
 		t.Fatalf("m = %d, V = %g", in.M(), in.V)
@@ -235,7 +238,7 @@ func TestDLTMultiTable61Instance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Status != StatusFeasible || !res.Check.Evaluator.OK {
+		if res.Status != solve.StatusFeasible || !res.Check.Evaluator.OK {
 			t.Errorf("%s: %s %s", h, res.Status, res.Message)
 		}
 		if sol := res.Solution.(dm.Solution); sol.T < dm.ValidLowerBoundTime(in) || sol.E < dm.ValidLowerBoundEnergy(in) {
@@ -251,10 +254,10 @@ func TestDLTMultiTable61Instance(t *testing.T) {
 }
 
 func TestDLTMultiSection522InstanceRunsTheHomogeneousRules(t *testing.T) {
-	p := mustLoad(t, "dlt-multi-sec5.2.2.json").(*DLTMultiProblem)
+	p := mustLoad(t, "dlt-multi-sec5.2.2.json").(*Problem)
 	for _, h := range []string{"hom-ssc", "hom-scu", "hom-sco", "hom-gss"} {
 		res, err := p.RunHeuristic(context.Background(), h)
-		if err != nil || res.Status != StatusFeasible {
+		if err != nil || res.Status != solve.StatusFeasible {
 			t.Fatalf("%s: %v %+v", h, err, res)
 		}
 	}
@@ -262,17 +265,17 @@ func TestDLTMultiSection522InstanceRunsTheHomogeneousRules(t *testing.T) {
 
 func TestDLTMultiTinyInstancesSolveOnBothBackends(t *testing.T) {
 	for _, name := range []string{"dlt-multi-tiny-m3-n4.json", "dlt-multi-tiny-m2-n3-energy.json"} {
-		p := mustLoad(t, name).(*DLTMultiProblem)
-		a := solveMulti(t, p, BackendHiGHS)
-		b := solveMulti(t, p, BackendLPSolve)
-		if relDiffB(*a.Objective, *b.Objective) > 1e-6 {
+		p := mustLoad(t, name).(*Problem)
+		a := solveMulti(t, p, registry.HiGHS)
+		b := solveMulti(t, p, registry.LPSolve)
+		if kindtest.RelDiff(*a.Objective, *b.Objective) > 1e-6 {
 			t.Errorf("%s: HiGHS %g, lp_solve %g", name, *a.Objective, *b.Objective)
 		}
 	}
 }
 
 func TestDLTMultiGeneratorFlags(t *testing.T) {
-	gs := dltMultiGenerators()
+	gs := generators()
 	if len(gs) != 1 || gs[0].Kind != "dlt-multi" {
 		t.Fatalf("generators %+v", gs)
 	}
@@ -320,8 +323,8 @@ func BenchmarkDLTMultiPlainVsStrengthened(b *testing.B) {
 		e.Objective, e.Deadline = dm.MinEnergy, &d
 		cases = append(cases, tc{fmt.Sprintf("min-energy-m%d-n%d", sh[0], sh[1]), &e})
 	}
-	ident, _ := LoadFile(instancePath("dlt-multi-sec5.2.2.json"))
-	id := *ident.(*DLTMultiProblem).Inst
+	ident, _ := testKinds().LoadFile(kindtest.InstancePath("dlt-multi-sec5.2.2.json"))
+	id := *ident.(*Problem).Inst
 	id.Machines, id.N = id.Machines[:4], 6
 	cases = append(cases, tc{"identical-m4-n6", &id})
 	for _, c := range cases {
@@ -331,9 +334,9 @@ func BenchmarkDLTMultiPlainVsStrengthened(b *testing.B) {
 				name = c.name + "/plain"
 			}
 			b.Run(name, func(b *testing.B) {
-				p := &DLTMultiProblem{name: c.name, Inst: c.in, Opts: fdm.Options{Plain: plain}}
+				p := &Problem{Base: kinds.Base{KindName: "dlt-multi", InstName: c.name}, Inst: c.in, Opts: fdm.Options{Plain: plain}}
 				for b.Loop() {
-					res, err := p.Solve(context.Background(), SolveRequest{Backend: BackendHiGHS, Solver: highs.New(),
+					res, err := p.Solve(context.Background(), solve.Request{Backend: registry.HiGHS, Solver: highs.New(),
 						Options: backends.Options{Threads: 1, TimeLimit: 120 * time.Second}, NoCheck: true})
 					if err != nil || res.Objective == nil {
 						b.Fatalf("%v %+v", err, res)
@@ -342,6 +345,61 @@ func BenchmarkDLTMultiPlainVsStrengthened(b *testing.B) {
 					b.ReportMetric(float64(res.Nodes), "nodes")
 				}
 			})
+		}
+	}
+}
+
+// testKinds is a registry of this package's kinds, for the tests that load JSON.
+func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
+
+// mustLoad loads a sample instance of this package's kinds.
+func mustLoad(t *testing.T, name string) kinds.Problem {
+	t.Helper()
+	return kindtest.MustLoad(t, name, Kind())
+}
+
+// The dlt-multi solution object is exactly the spec's: T, E, the five energy terms,
+// the non-empty messages as {machine, size, start}, and used.
+func TestDLTMultiSolutionJSON(t *testing.T) {
+	p := mustLoad(t, "dlt-multi-tiny-m2-n3-energy.json")
+	res, err := p.Solve(context.Background(), solve.Request{Backend: registry.HiGHS, Solver: highs.New(), Options: backends.Options{}})
+	if err != nil || res.Status != solve.StatusOptimal {
+		t.Fatalf("%v %+v", err, res)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Solution struct {
+			Energy   map[string]float64       `json:"energy"`
+			Messages []map[string]json.Number `json:"messages"`
+			Used     []bool                   `json:"used"`
+		} `json:"solution"`
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	var all struct {
+		Solution map[string]json.RawMessage `json:"solution"`
+	}
+	_ = json.Unmarshal(b, &all)
+	keys := slices.Sorted(maps.Keys(all.Solution))
+	if want := []string{"E", "T", "energy", "messages", "used"}; !slices.Equal(keys, want) {
+		t.Errorf("solution keys %v, want %v", keys, want)
+	}
+	if keys := slices.Sorted(maps.Keys(out.Solution.Energy)); !slices.Equal(keys, []string{"E0", "EI", "EN", "ER", "ES"}) {
+		t.Errorf("energy keys %v", keys)
+	}
+	if len(out.Solution.Messages) == 0 || len(out.Solution.Used) != 2 {
+		t.Fatalf("messages %v, used %v", out.Solution.Messages, out.Solution.Used)
+	}
+	for _, msg := range out.Solution.Messages {
+		if keys := slices.Sorted(maps.Keys(msg)); !slices.Equal(keys, []string{"machine", "size", "start"}) {
+			t.Errorf("message keys %v", keys)
+		}
+		if size, _ := msg["size"].Float64(); !(size > 0) {
+			t.Errorf("message of size %v written; the spec omits empty messages", msg["size"])
 		}
 	}
 }

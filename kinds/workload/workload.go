@@ -1,10 +1,16 @@
-package bench
+// Package workload is the adapter of the kind "workload": the distribution of a
+// divisible workload over processors with discrete time/energy profiles (seeds 000 and
+// 003): loading, the ILP of formulations/workload with its lexicographic stages and
+// ε-constraint front loop, the exact algorithms of exact/workload, the heuristics and
+// the profile generators.
+package workload
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,7 +23,9 @@ import (
 	dw "github.com/schedopt/schedopt/domain/workload"
 	xw "github.com/schedopt/schedopt/exact/workload"
 	fw "github.com/schedopt/schedopt/formulations/workload"
+	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // Exact algorithms of the kind "workload", selectable with the instance field
@@ -31,17 +39,17 @@ const (
 	WorkloadBrute      = "brute-force"     // every distribution, tiny instances
 )
 
-// WorkloadAlgorithms lists the exact algorithms of the kind "workload".
-func WorkloadAlgorithms() []string {
+// Algorithms lists the exact algorithms of the kind "workload".
+func Algorithms() []string {
 	return []string{WorkloadDP, WorkloadHEPOPTA, WorkloadMCKPSweep, WorkloadIdentical, WorkloadAdaptAleph, WorkloadBrute}
 }
 
 // workloadBruteLimit bounds the distributions brute force may enumerate.
 const workloadBruteLimit = 20_000_000
 
-// WorkloadProblem is a loaded "workload" instance (seeds 000 and 003).
-type WorkloadProblem struct {
-	name string
+// Problem is a loaded "workload" instance (seeds 000 and 003).
+type Problem struct {
+	kinds.Base
 	Inst *dw.Instance
 	ts   *dw.Tables
 	// Aggregate selects the integer-count ILP; it defaults to true for identical
@@ -50,48 +58,46 @@ type WorkloadProblem struct {
 	forms     sync.Map // the formulations Formulate built, by model, for polisher
 }
 
-func loadWorkload(data []byte, name string) (Problem, error) {
+// Kind returns the kind "workload": instances parsed by workload.Parse with an exact
+// algorithm from Algorithms, and the profile generators.
+func Kind() kinds.Kind {
+	return kinds.New("workload", parse, New, generators)
+}
+
+// parse parses and validates an instance and its "algorithm" field.
+func parse(data []byte) (*dw.Instance, error) {
 	in, err := dw.Parse(data)
 	if err != nil {
 		return nil, err
 	}
-	if in.Algorithm != "" && !contains(WorkloadAlgorithms(), in.Algorithm) {
-		return nil, domain.Errorf("algorithm", "unknown exact algorithm %q (one of %s)", in.Algorithm, strings.Join(WorkloadAlgorithms(), ", "))
+	if in.Algorithm != "" && !slices.Contains(Algorithms(), in.Algorithm) {
+		return nil, domain.Errorf("algorithm", "unknown exact algorithm %q (one of %s)", in.Algorithm, strings.Join(Algorithms(), ", "))
 	}
-	return NewWorkloadProblem(in, name), nil
+	return in, nil
 }
 
-// NewWorkloadProblem wraps a validated instance.
-func NewWorkloadProblem(in *dw.Instance, name string) *WorkloadProblem {
+// New wraps a validated instance called name.
+func New(in *dw.Instance, name string) kinds.Problem {
+	return NewProblem(in, name)
+}
+
+// NewProblem wraps a validated instance called name, with the integer-count ILP for
+// identical processors.
+func NewProblem(in *dw.Instance, name string) *Problem {
 	ts := in.Tables()
-	return &WorkloadProblem{name: name, Inst: in, ts: ts, Aggregate: ts.P() > 1 && ts.Identical()}
+	return &Problem{Base: kinds.Base{KindName: "workload", InstName: name}, Inst: in, ts: ts, Aggregate: ts.P() > 1 && ts.Identical()}
 }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-// Kind returns "workload".
-func (p *WorkloadProblem) Kind() string { return "workload" }
-
-// Name returns the instance's name.
-func (p *WorkloadProblem) Name() string { return p.name }
 
 // Formulate builds the ILP of ref §1.9 with the instance's single objective (the
 // first, min-time, stage for fronts, which Solve drives itself).
-func (p *WorkloadProblem) Formulate() (*Formulated, error) {
+func (p *Problem) Formulate() (*solve.Formulated, error) {
 	f, err := fw.New(p.ts, p.Inst.StaticPower, fw.Options{Aggregate: p.Aggregate})
 	if err != nil {
 		return nil, err
 	}
 	f.SetObjective(stage1(p.Inst.Objective))
 	p.forms.Store(f.M, f)
-	return &Formulated{Model: f.M, Decode: p.decoder(f)}, nil
+	return &solve.Formulated{Model: f.M, Decode: p.decoder(f)}, nil
 }
 
 func stage1(obj string) fw.Objective {
@@ -107,40 +113,42 @@ func stage1(obj string) fw.Objective {
 // rejected is the evaluator's verdict on a schedule it cannot evaluate. Its numbers
 // stay finite (JSON cannot hold NaN or Inf, and a sweep record with them would lose
 // its result): no objective, and the largest violation there is.
-func rejected(err error) EvaluatorCheck {
-	return EvaluatorCheck{OK: false, Objective: 0, MaxViolation: math.MaxFloat64, Message: err.Error()}
+func rejected(err error) solve.EvaluatorCheck {
+	return solve.EvaluatorCheck{OK: false, Objective: 0, MaxViolation: math.MaxFloat64, Message: err.Error()}
 }
 
 // decoder turns solver values into the spec's solution and evaluates it.
-func (p *WorkloadProblem) decoder(f *fw.Formulation) func([]float64) (any, EvaluatorCheck, error) {
-	return func(x []float64) (any, EvaluatorCheck, error) {
+func (p *Problem) decoder(f *fw.Formulation) func([]float64) (any, solve.EvaluatorCheck, error) {
+	return func(x []float64) (any, solve.EvaluatorCheck, error) {
 		sizes, err := f.Sizes(x)
 		if err != nil {
-			return nil, EvaluatorCheck{}, err
+			return nil, solve.EvaluatorCheck{}, err
 		}
 		sol, ev, err := p.Inst.SolutionOf(sizes)
 		if err != nil {
 			return sol, rejected(err), nil
 		}
-		return sol, EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}, nil
+		return sol, solve.EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}, nil
 	}
 }
 
 // stoppedExact turns an exact algorithm stopped by the context (the time limit, or an
 // interrupt) into a definite "time_limit" result without a solution; other outcomes
 // pass through.
-func (p *WorkloadProblem) stoppedExact(ctx context.Context, req SolveRequest) func(*Result, error) (*Result, error) {
-	return func(res *Result, err error) (*Result, error) {
+func (p *Problem) stoppedExact(ctx context.Context, req solve.Request) func(*solve.Result, error) (*solve.Result, error) {
+	return func(res *solve.Result, err error) (*solve.Result, error) {
 		if err == nil || ctx.Err() == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 			return res, err
 		}
-		return &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend, Status: StatusTimeLimit,
+		return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend, Status: solve.StatusTimeLimit,
 			Message: "the exact algorithm was stopped: " + err.Error()}, nil
 	}
 }
 
 // polisher passes solves to a backend and applies Formulation.Polish to the values of
-// the models built by Formulate, before SolveFormulated verifies them.
+// the models built by Formulate, before solve.SolveModel verifies them. It wraps the
+// backend inside the certification policy (certify.Solve calls it), so the policy
+// checks the polished point.
 type polisher struct {
 	backends.Solver
 	forms *sync.Map // *model.Model → *fw.Formulation
@@ -159,39 +167,39 @@ func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Optio
 // the lexicographic stages (fewest active processors last); fronts run the exact
 // time-threshold ε-constraint loop on the MILP backend, or the selected exact
 // algorithm for "exact".
-func (p *WorkloadProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
+func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	if dw.IsFront(p.Inst.Objective) {
-		if req.Backend == BackendExact {
+		if req.Backend == solve.Exact {
 			return p.stoppedExact(ctx, req)(p.solveFrontExact(ctx, req))
 		}
 		return p.solveFrontMILP(ctx, req)
 	}
-	if req.Backend == BackendExact {
-		return p.stoppedExact(ctx, req)(SolveFormulated(ctx, p, req, p.exactSingle))
+	if req.Backend == solve.Exact {
+		return p.stoppedExact(ctx, req)(kinds.SolveOne(ctx, p, req, p.exactSingle))
 	}
 	if req.Solver != nil {
 		req.Solver = polisher{req.Solver, &p.forms}
 	}
-	res, err := SolveFormulated(ctx, p, req, p.exactSingle)
-	if err != nil || req.Backend == BackendExact || res.Status != StatusOptimal {
+	res, err := kinds.SolveOne(ctx, p, req, p.exactSingle)
+	if err != nil || req.Backend == solve.Exact || res.Status != solve.StatusOptimal {
 		return res, err
 	}
 	if err := p.lexStages(ctx, req, res); err != nil {
-		return nil, fmt.Errorf("%s: %w", p.name, err)
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	return res, nil
 }
 
 // milp is one solve of a stage with bookkeeping shared by the loops.
 type milp struct {
-	req      SolveRequest
+	req      solve.Request
 	deadline time.Time
-	res      *Result
+	res      *solve.Result
 	solves   int
 	unproven bool
 }
 
-func newMILP(req SolveRequest, res *Result) *milp {
+func newMILP(req solve.Request, res *solve.Result) *milp {
 	m := &milp{req: req, res: res}
 	if req.Options.TimeLimit > 0 {
 		m.deadline = time.Now().Add(req.Options.TimeLimit)
@@ -213,9 +221,13 @@ func (m *milp) solve(ctx context.Context, f *fw.Formulation) (x []float64, ok bo
 		}
 		opts.TimeLimit = left
 	}
-	raw, err := m.req.Solver.Solve(ctx, f.M, opts)
+	cert, err := solve.Certified(ctx, f.M, m.req, opts)
 	if err != nil {
 		return nil, false, err
+	}
+	raw := cert.Result
+	if m.res.Certificate == nil {
+		m.res.Certificate = &cert.Certificate
 	}
 	m.solves++
 	m.res.Seconds.Solve += raw.Time.Seconds()
@@ -246,7 +258,7 @@ func (m *milp) solve(ctx context.Context, f *fw.Formulation) (x []float64, ok bo
 // T*, min-energy then min time under E*, min-total then min time; finally the fewest
 // active processors. A stage that fails to prove optimality leaves the earlier
 // solution in place.
-func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *Result) error {
+func (p *Problem) lexStages(ctx context.Context, req solve.Request, res *solve.Result) error {
 	sol, ok := res.Solution.(dw.Solution)
 	if !ok {
 		return nil
@@ -306,17 +318,17 @@ func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *
 		return err
 	}
 	res.Solution = final
-	res.Objective = ptr(p.Inst.ObjectiveOf(ev2))
+	res.Objective = solve.Ptr(p.Inst.ObjectiveOf(ev2))
 	if res.Bound != nil {
 		// The later stages may move the first objective by fw.StageTol: keep the gap
 		// the gap of the reported objective.
-		res.Gap = ptr(backends.RelativeGap(*res.Objective, *res.Bound))
+		res.Gap = solve.Ptr(backends.RelativeGap(*res.Objective, *res.Bound))
 	}
-	res.Check.Evaluator = &EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev2)}
+	res.Check.Evaluator = &solve.EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev2)}
 	res.Message = fmt.Sprintf("lexicographic stages: %d extra MILP solves", m.solves)
 	if res.Check.Exact != nil && res.Check.Exact.Objective != nil {
 		ex := *res.Check.Exact.Objective
-		tol := math.Max(req.Options.AbsGap, req.Options.RelGap*math.Abs(ex)) + AgreeTol*math.Max(1, math.Abs(ex))
+		tol := math.Max(req.Options.AbsGap, req.Options.RelGap*math.Abs(ex)) + solve.AgreeTol*math.Max(1, math.Abs(ex))
 		res.Check.Exact.Agree = math.Abs(*res.Objective-ex) <= tol
 	}
 	return nil
@@ -324,7 +336,7 @@ func (p *WorkloadProblem) lexStages(ctx context.Context, req SolveRequest, res *
 
 // minEnergyOracle picks the cheaper exact E*(τ) algorithm: min-plus doubling for
 // identical processors when N·log2(p) < p·m, the MCKP DP otherwise.
-func (p *WorkloadProblem) minEnergyOracle() (xw.Oracle, string) {
+func (p *Problem) minEnergyOracle() (xw.Oracle, string) {
 	ts := p.ts
 	if p.defaultFrontAlgorithm() == WorkloadIdentical {
 		return func(ctx context.Context, tau float64) (xw.Point, bool, error) {
@@ -338,7 +350,7 @@ func (p *WorkloadProblem) minEnergyOracle() (xw.Oracle, string) {
 
 // defaultFrontAlgorithm is the exact front algorithm used for checks: the identical
 // sweep when doubling is cheaper, else the DP.
-func (p *WorkloadProblem) defaultFrontAlgorithm() string {
+func (p *Problem) defaultFrontAlgorithm() string {
 	ts := p.ts
 	if ts.P() > 2 && ts.Identical() && float64(ts.N)*math.Log2(float64(ts.P())) < float64(ts.P()*ts.Procs[0].Len()) {
 		return WorkloadIdentical
@@ -348,7 +360,7 @@ func (p *WorkloadProblem) defaultFrontAlgorithm() string {
 
 // exactSingle is the exact algorithm of the single objectives, with the same
 // lexicographic tie-breaks as the MILP stages.
-func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
+func (p *Problem) exactSingle(ctx context.Context) (*solve.Outcome, error) {
 	ts, in := p.ts, p.Inst
 	oracle, oname := p.minEnergyOracle()
 	var pt xw.Point
@@ -404,24 +416,24 @@ func (p *WorkloadProblem) exactSingle(ctx context.Context) (*Outcome, error) {
 		q, _ := xw.MinTotal(f, in.StaticPower)
 		pt, alg = q, name+" + min over the front (Prop. 10.11)"
 	default:
-		return nil, ErrNoExact
+		return nil, solve.ErrNoExact
 	}
 	sol, ev, err := in.SolutionOf(pt.Sizes)
 	if err != nil {
 		return nil, fmt.Errorf("exact distribution rejected by the evaluator: %w", err)
 	}
-	return &Outcome{Algorithm: alg, Optimal: true, Feasible: true, Objective: in.ObjectiveOf(ev), Solution: sol,
-		Check: EvaluatorCheck{OK: true, Objective: in.ObjectiveOf(ev)}}, nil
+	return &solve.Outcome{Algorithm: alg, Optimal: true, Feasible: true, Objective: in.ObjectiveOf(ev), Solution: sol,
+		Check: solve.EvaluatorCheck{OK: true, Objective: in.ObjectiveOf(ev)}}, nil
 }
 
 // exactFront computes the (T, dynamic E) front with the named algorithm ("" for the
 // default). proven is false for ADAPTALEPH, whose front is local.
-func (p *WorkloadProblem) exactFront(ctx context.Context, alg string) (xw.Front, string, error) {
+func (p *Problem) exactFront(ctx context.Context, alg string) (xw.Front, string, error) {
 	f, name, _, err := p.exactFrontProven(ctx, alg)
 	return f, name, err
 }
 
-func (p *WorkloadProblem) exactFrontProven(ctx context.Context, alg string) (xw.Front, string, bool, error) {
+func (p *Problem) exactFrontProven(ctx context.Context, alg string) (xw.Front, string, bool, error) {
 	ts := p.ts
 	if alg == "" {
 		alg = p.defaultFrontAlgorithm()
@@ -466,7 +478,7 @@ func (p *WorkloadProblem) exactFrontProven(ctx context.Context, alg string) (xw.
 
 // frontOf converts a dynamic front to the spec's solution for the instance's
 // objective (HTPOPTA's filter for pareto-total) and evaluates every point.
-func (p *WorkloadProblem) frontOf(f xw.Front) (dw.Front, EvaluatorCheck) {
+func (p *Problem) frontOf(f xw.Front) (dw.Front, solve.EvaluatorCheck) {
 	if p.Inst.Objective == dw.ObjParetoTotal {
 		f = xw.HTPOPTA(f, p.Inst.StaticPower)
 	}
@@ -479,7 +491,7 @@ func (p *WorkloadProblem) frontOf(f xw.Front) (dw.Front, EvaluatorCheck) {
 		out.Front = append(out.Front, s)
 	}
 	viol, err := p.Inst.CheckFront(out)
-	check := EvaluatorCheck{OK: err == nil, MaxViolation: viol}
+	check := solve.EvaluatorCheck{OK: err == nil, MaxViolation: viol}
 	if len(out.Front) > 0 {
 		check.Objective = out.Front[0].T
 	}
@@ -492,12 +504,12 @@ func (p *WorkloadProblem) frontOf(f xw.Front) (dw.Front, EvaluatorCheck) {
 // solveFrontExact computes the front with the instance's exact algorithm. Its
 // "objective" is the front's smallest makespan; the exact check compares with the
 // default algorithm when another one was chosen.
-func (p *WorkloadProblem) solveFrontExact(ctx context.Context, req SolveRequest) (*Result, error) {
-	res := &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend}
+func (p *Problem) solveFrontExact(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend}
 	t0 := time.Now()
 	f, alg, proven, err := p.exactFrontProven(ctx, p.Inst.Algorithm)
 	if err != nil {
-		return nil, fmt.Errorf("%s: exact: %w", p.name, err)
+		return nil, fmt.Errorf("%s: exact: %w", p.Name(), err)
 	}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	res.Solver = alg
@@ -509,37 +521,37 @@ func (p *WorkloadProblem) solveFrontExact(ctx context.Context, req SolveRequest)
 	return res, nil
 }
 
-func (p *WorkloadProblem) fillFront(res *Result, sol dw.Front, check EvaluatorCheck, proven bool) {
+func (p *Problem) fillFront(res *solve.Result, sol dw.Front, check solve.EvaluatorCheck, proven bool) {
 	res.Solution = sol
 	res.Check.Evaluator = &check
-	res.Status = StatusFeasible
+	res.Status = solve.StatusFeasible
 	if proven {
-		res.Status = StatusOptimal
+		res.Status = solve.StatusOptimal
 	}
 	if len(sol.Front) > 0 {
-		res.Objective = ptr(sol.Front[0].T)
+		res.Objective = solve.Ptr(sol.Front[0].T)
 		if proven {
-			res.Bound, res.Gap = ptr(sol.Front[0].T), ptr(0)
+			res.Bound, res.Gap = solve.Ptr(sol.Front[0].T), solve.Ptr(0)
 		}
 	}
 	if !check.OK {
-		res.Status = StatusError
+		res.Status = solve.StatusError
 		res.Message = "the evaluator rejected the front: " + check.Message
 	}
 }
 
 // crossCheckFront compares sol point by point with the default exact algorithm's
 // front: same length, identical makespans, energies within the gaps plus AgreeTol.
-func (p *WorkloadProblem) crossCheckFront(ctx context.Context, res *Result, sol dw.Front, opts backends.Options) {
+func (p *Problem) crossCheckFront(ctx context.Context, res *solve.Result, sol dw.Front, opts backends.Options) {
 	f, alg, err := p.exactFront(ctx, "")
 	if err != nil {
-		res.Check.Exact = &ExactCheck{Algorithm: "error", Message: err.Error()}
+		res.Check.Exact = &solve.ExactCheck{Algorithm: "error", Message: err.Error()}
 		return
 	}
 	want, _ := p.frontOf(f)
-	ec := &ExactCheck{Algorithm: alg, Agree: true}
+	ec := &solve.ExactCheck{Algorithm: alg, Agree: true}
 	if len(want.Front) > 0 {
-		ec.Objective = ptr(want.Front[0].T)
+		ec.Objective = solve.Ptr(want.Front[0].T)
 	}
 	ec.Message = CompareFronts(sol, want, opts)
 	ec.Agree = ec.Message == ""
@@ -559,7 +571,7 @@ func CompareFronts(got, want dw.Front, opts backends.Options) string {
 		return strict // a representative with too many active processors is never within a gap
 	}
 	within := func(x, limit, g float64) bool {
-		return x <= limit*(1+g)+opts.AbsGap+AgreeTol*math.Max(1, math.Abs(limit))
+		return x <= limit*(1+g)+opts.AbsGap+solve.AgreeTol*math.Max(1, math.Abs(limit))
 	}
 	covered := func(cov []dw.Solution, q dw.Solution, g float64) bool {
 		for _, c := range cov {
@@ -590,7 +602,7 @@ func strictFrontDiff(got, want dw.Front, opts backends.Options) (diff string, ac
 	}
 	for k := range got.Front {
 		g, w := got.Front[k], want.Front[k]
-		tol := math.Max(opts.AbsGap, opts.RelGap*math.Abs(w.E)) + AgreeTol*math.Max(1, math.Abs(w.E))
+		tol := math.Max(opts.AbsGap, opts.RelGap*math.Abs(w.E)) + solve.AgreeTol*math.Max(1, math.Abs(w.E))
 		if g.T != w.T || math.Abs(g.E-w.E) > tol {
 			return fmt.Sprintf("point %d is (T=%g, E=%g), exact algorithm (T=%g, E=%g)", k, g.T, g.E, w.T, w.E), false
 		}
@@ -619,26 +631,26 @@ func activeCount(s []int) int {
 // front point then gets a last stage, min active processors under its τ and
 // E_D ≤ E*(τ)(1+StageTol). pareto-total filters the dynamic front (Prop. 10.10).
 // The status is optimal only when every solve proved optimality.
-func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) (*Result, error) {
+func (p *Problem) solveFrontMILP(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	if req.Solver == nil {
-		return nil, fmt.Errorf("%s: no solver for backend %q", p.name, req.Backend)
+		return nil, fmt.Errorf("%s: no solver for backend %q", p.Name(), req.Backend)
 	}
-	res := &Result{Kind: p.Kind(), Name: p.name, Backend: req.Backend}
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend}
 	t0 := time.Now()
 	f, err := fw.New(p.ts, p.Inst.StaticPower, fw.Options{Aggregate: p.Aggregate})
 	if err != nil {
-		return nil, fmt.Errorf("%s: formulate: %w", p.name, err)
+		return nil, fmt.Errorf("%s: formulate: %w", p.Name(), err)
 	}
 	res.Seconds.Build = time.Since(t0).Seconds()
-	res.Model = Stats(f.M)
+	res.Model = solve.Stats(f.M)
 	m := newMILP(req, res)
 	// found holds every distribution the solves returned; complete is the front once the
 	// sweep has finished (only the fewest-active stage is left).
 	var found []xw.Point
 	var complete xw.Front
-	stop := func(err error) (*Result, error) {
+	stop := func(err error) (*solve.Result, error) {
 		if errors.Is(err, errStageLimit) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			res.Status = StatusTimeLimit
+			res.Status = solve.StatusTimeLimit
 			res.Message = fmt.Sprintf("stopped after %d MILP solves: %v", m.solves, err)
 			if len(found) == 0 {
 				return res, nil
@@ -651,12 +663,12 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 			}
 			sol, check := p.frontOf(part)
 			p.fillFront(res, sol, check, false)
-			if res.Status != StatusError {
+			if res.Status != solve.StatusError {
 				res.Message = fmt.Sprintf("time limit after %d MILP solves: %d points, %s", m.solves, len(sol.Front), what)
 			}
 			return res, nil
 		}
-		return nil, fmt.Errorf("%s: %w", p.name, err)
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	point := func(x []float64) (xw.Point, error) {
 		sizes, err := f.Sizes(x)
@@ -675,12 +687,12 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 		return stop(err)
 	}
 	if x == nil {
-		res.Status = StatusInfeasible
+		res.Status = solve.StatusInfeasible
 		return res, nil
 	}
 	first, err := point(x)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p.name, err)
+		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	th := xw.Thetas(p.ts)
 	th = th[sort.SearchFloat64s(th, first.T):]
@@ -729,7 +741,7 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 		f.SetObjective(fw.MinActive)
 		f.M.ClearStart()
 		if err := f.SetStart(q.Sizes); err != nil {
-			return nil, fmt.Errorf("%s: %w", p.name, err)
+			return nil, fmt.Errorf("%s: %w", p.Name(), err)
 		}
 		x, ok, err := m.solve(ctx, f)
 		if err != nil {
@@ -754,8 +766,8 @@ func (p *WorkloadProblem) solveFrontMILP(ctx context.Context, req SolveRequest) 
 
 // ---- generators ----
 
-func workloadGenerators() []Generator {
-	return []Generator{{
+func generators() []kinds.Generator {
+	return []kinds.Generator{{
 		Kind:    "workload",
 		Summary: "discrete time/energy profiles: linear, DGEMM-like, FFT-like or identical processors (seeds 000, 003)",
 		Example: "  schedopt gen workload --profile dgemm --p 5 --points 450 --n 17152\n" +
@@ -851,13 +863,13 @@ const (
 const workloadHeurNeighbourhood = 50
 
 // Heuristics lists the workload heuristics.
-func (p *WorkloadProblem) Heuristics() []string {
+func (p *Problem) Heuristics() []string {
 	return []string{WorkloadHeurBalanced, WorkloadHeurAdaptAleph}
 }
 
 // RunHeuristic runs one heuristic; its result is never "optimal".
-func (p *WorkloadProblem) RunHeuristic(ctx context.Context, name string) (*Result, error) {
-	res := &Result{Kind: p.Kind(), Name: p.name, Backend: HeuristicPrefix + name, Solver: name}
+func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result, error) {
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.HeuristicPrefix + name, Solver: name}
 	t0 := time.Now()
 	var cands xw.Front
 	switch name {
@@ -876,18 +888,18 @@ func (p *WorkloadProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 		}
 		r, err := xw.AdaptAleph(ctx, p.ts, k)
 		if err != nil && !errors.Is(err, xw.ErrInfeasible) && !errors.Is(err, xw.ErrNoBalanced) {
-			return nil, fmt.Errorf("%s: %s: %w", p.name, name, err)
+			return nil, fmt.Errorf("%s: %s: %w", p.Name(), name, err)
 		}
 		if err == nil {
 			cands = r.Front
 		}
 	default:
-		return nil, fmt.Errorf("%s: unknown heuristic %q", p.name, name)
+		return nil, fmt.Errorf("%s: unknown heuristic %q", p.Name(), name)
 	}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	if len(cands) == 0 {
-		res.Status = StatusError
-		res.Message = NoScheduleMessage + name + " found no distribution"
+		res.Status = solve.StatusError
+		res.Message = kinds.NoScheduleMessage + name + " found no distribution"
 		return res, nil
 	}
 	if dw.IsFront(p.Inst.Objective) {
@@ -905,11 +917,11 @@ func (p *WorkloadProblem) RunHeuristic(ctx context.Context, name string) (*Resul
 	}
 	sol, ev, err := p.Inst.SolutionOf(best.Sizes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", p.name, name, err)
+		return nil, fmt.Errorf("%s: %s: %w", p.Name(), name, err)
 	}
-	res.Status = StatusFeasible
-	res.Objective = ptr(p.Inst.ObjectiveOf(ev))
+	res.Status = solve.StatusFeasible
+	res.Objective = solve.Ptr(p.Inst.ObjectiveOf(ev))
 	res.Solution = sol
-	res.Check.Evaluator = &EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}
+	res.Check.Evaluator = &solve.EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}
 	return res, nil
 }

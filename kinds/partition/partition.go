@@ -1,4 +1,8 @@
-package bench
+// Package partition is the adapter of the kind "partition": roofline partitioning of
+// code portions across processors (seed 002, PeaPaw): loading, the MILP of
+// formulations/partition, decoding with the evaluator of domain/partition, the exact
+// algorithms of exact/partition and the case-study and random generators.
+package partition
 
 import (
 	"context"
@@ -14,42 +18,38 @@ import (
 	"github.com/schedopt/schedopt/domain/partition"
 	exactpartition "github.com/schedopt/schedopt/exact/partition"
 	fpartition "github.com/schedopt/schedopt/formulations/partition"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
 
-// PartitionProblem is a loaded "partition" instance: roofline partitioning of code
+// Problem is a loaded "partition" instance: roofline partitioning of code
 // portions across processors (seed 002, PeaPaw; reference 002 §2.3).
-type PartitionProblem struct {
-	name string
+type Problem struct {
+	kinds.Base
 	Inst *partition.Instance
 }
 
-func loadPartition(data []byte, name string) (Problem, error) {
-	in, err := partition.Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return &PartitionProblem{name: name, Inst: in}, nil
+// Kind returns the kind "partition": instances parsed by partition.Parse, and the
+// case-study and random generators.
+func Kind() kinds.Kind {
+	return kinds.New("partition", partition.Parse, func(in *partition.Instance, name string) kinds.Problem {
+		return &Problem{Base: kinds.Base{KindName: "partition", InstName: name}, Inst: in}
+	}, generators)
 }
-
-// Kind returns "partition".
-func (p *PartitionProblem) Kind() string { return "partition" }
-
-// Name returns the instance's name.
-func (p *PartitionProblem) Name() string { return p.name }
 
 // Formulate builds the PeaPaw MILP (formulations/partition). The decoder rounds the
 // placements, recomputes T and E from the fractions with the domain formulas, and
 // checks that the schedule is at least as good as the model claims.
-func (p *PartitionProblem) Formulate() (*Formulated, error) {
+func (p *Problem) Formulate() (*solve.Formulated, error) {
 	f, err := fpartition.Build(p.Inst)
 	if err != nil {
 		return nil, err
 	}
 	cols := f.Model.Columns()
-	decode := func(values []float64) (any, EvaluatorCheck, error) {
+	decode := func(values []float64) (any, solve.EvaluatorCheck, error) {
 		sol, err := p.Inst.NewSolution(f.Fractions(values))
 		if err != nil {
-			return nil, EvaluatorCheck{}, err
+			return nil, solve.EvaluatorCheck{}, err
 		}
 		claim := f.Model.ObjectiveConstant()
 		for j, c := range cols.Cost {
@@ -57,7 +57,7 @@ func (p *PartitionProblem) Formulate() (*Formulated, error) {
 		}
 		check, err := p.evaluate(sol)
 		if err != nil {
-			return nil, EvaluatorCheck{}, err
+			return nil, solve.EvaluatorCheck{}, err
 		}
 		// The epigraph T may exceed the makespan; it may not fall below it.
 		if check.OK && check.Objective > claim && partition.RelDiff(check.Objective, claim) > partition.ValueTol {
@@ -66,36 +66,36 @@ func (p *PartitionProblem) Formulate() (*Formulated, error) {
 		}
 		return sol, check, nil
 	}
-	return &Formulated{Model: f.Model, Decode: decode}, nil
+	return &solve.Formulated{Model: f.Model, Decode: decode}, nil
 }
 
 // evaluate runs the domain evaluator on sol.
-func (p *PartitionProblem) evaluate(sol partition.Solution) (EvaluatorCheck, error) {
+func (p *Problem) evaluate(sol partition.Solution) (solve.EvaluatorCheck, error) {
 	rep, err := p.Inst.Evaluate(sol)
 	if err != nil {
-		return EvaluatorCheck{}, err
+		return solve.EvaluatorCheck{}, err
 	}
-	return EvaluatorCheck{OK: rep.OK, Objective: rep.Objective, MaxViolation: rep.MaxViolation, Message: rep.Worst}, nil
+	return solve.EvaluatorCheck{OK: rep.OK, Objective: rep.Objective, MaxViolation: rep.MaxViolation, Message: rep.Worst}, nil
 }
 
 // Solve solves the instance with req's backend and cross-checks it with the exact
 // algorithms of exact/partition.
-func (p *PartitionProblem) Solve(ctx context.Context, req SolveRequest) (*Result, error) {
-	return SolveFormulated(ctx, p, req, p.Exact)
+func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	return kinds.SolveOne(ctx, p, req, p.Exact)
 }
 
 // Exact runs exact/partition. Instances it does not cover give ErrNoExact.
-func (p *PartitionProblem) Exact(ctx context.Context) (*Outcome, error) {
+func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	res, err := exactpartition.Solve(ctx, p.Inst)
 	if errors.Is(err, exactpartition.ErrNotCovered) {
-		return nil, fmt.Errorf("%w: %v", ErrNoExact, err)
+		return nil, fmt.Errorf("%w: %v", solve.ErrNoExact, err)
 	}
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Algorithm: res.Algorithm, Optimal: true, Feasible: res.Feasible, Objective: res.Objective}
+	out := &solve.Outcome{Algorithm: res.Algorithm, Optimal: true, Feasible: res.Feasible, Objective: res.Objective}
 	if !res.Feasible {
-		out.Check = EvaluatorCheck{OK: true}
+		out.Check = solve.EvaluatorCheck{OK: true}
 		return out, nil
 	}
 	out.Solution = res.Solution
@@ -105,8 +105,8 @@ func (p *PartitionProblem) Exact(ctx context.Context) (*Outcome, error) {
 	return out, nil
 }
 
-func partitionGenerators() []Generator {
-	return []Generator{
+func generators() []kinds.Generator {
+	return []kinds.Generator{
 		{
 			Kind:    "partition",
 			Summary: "PeaPaw roofline partitioning: the case studies of seed 002 (Table IV platforms, §3.2 workloads) or random instances",
@@ -119,10 +119,10 @@ func partitionGenerators() []Generator {
 	}
 }
 
-// PartitionPaper returns a case-study instance of seed 002: the platform's Table IV
+// Paper returns a case-study instance of seed 002: the platform's Table IV
 // processors (CPU first), the workload's portions with the given split, or the
 // whole workload as one portion when merged (the DP view, L186).
-func PartitionPaper(platform, app string, split partition.Split, chunks int, merged bool, objective string, deadline *float64) (*partition.Instance, error) {
+func Paper(platform, app string, split partition.Split, chunks int, merged bool, objective string, deadline *float64) (*partition.Instance, error) {
 	procs, err := partition.PaperPlatform(platform)
 	if err != nil {
 		return nil, domain.Errorf("--platform", "%v", err)
@@ -194,7 +194,7 @@ func genPartition(fs *pflag.FlagSet) func(seed int64) (any, error) {
 			dl = deadline
 		}
 		if !*random {
-			return PartitionPaper(*platform, *app, partition.Split(*split), *chunks, *merged, *objective, dl)
+			return Paper(*platform, *app, partition.Split(*split), *chunks, *merged, *objective, dl)
 		}
 		if *procs < 1 || *procs > 64 {
 			return nil, domain.Errorf("--processors", "must be in [1, 64], got %d", *procs)

@@ -1,0 +1,63 @@
+package solve
+
+import (
+	"strings"
+
+	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/registry"
+	"github.com/schedopt/schedopt/domain"
+)
+
+// Backend names beyond the MILP backends of backends/registry, as the command line and
+// the sweep specs spell them.
+const (
+	// Exact runs a kind's exact combinatorial algorithm instead of a MILP backend.
+	Exact = "exact"
+	// HeuristicPrefix starts the name of a heuristic "backend" in sweeps:
+	// "heuristic:gss" runs the heuristic gss of a kinds.HeuristicProblem, "heuristic:*"
+	// all of them.
+	HeuristicPrefix = "heuristic:"
+)
+
+// MILPBackends lists the MILP solver backends, default first (backends/registry).
+func MILPBackends() []string { return registry.Names() }
+
+// NewSolver returns the MILP backend called name. For Exact and heuristic names it
+// returns a nil Solver and no error: those run without a MILP solver. An unknown name
+// is bad input: a *domain.FieldError for the field "backend".
+func NewSolver(name string) (backends.Solver, error) {
+	if name == Exact || strings.HasPrefix(name, HeuristicPrefix) {
+		return nil, nil
+	}
+	if !registry.Has(name) {
+		return nil, unknownBackend("backend", name)
+	}
+	s, err := registry.New(name)
+	if err != nil {
+		return nil, unknownBackend("backend", name)
+	}
+	return s, nil
+}
+
+// CheckBackend reports whether name is a backend NewSolver knows, as a FieldError
+// naming field when it is not.
+func CheckBackend(field, name string) error {
+	if name == Exact {
+		return nil
+	}
+	if h, ok := strings.CutPrefix(name, HeuristicPrefix); ok {
+		if h == "" {
+			return domain.Errorf(field, "heuristic backend %q has no heuristic name (e.g. %sgss, or %s* for all)", name, HeuristicPrefix, HeuristicPrefix)
+		}
+		return nil
+	}
+	if !registry.Has(name) {
+		return unknownBackend(field, name)
+	}
+	return nil
+}
+
+func unknownBackend(field, name string) error {
+	return domain.Errorf(field, "unknown backend %q (one of %s, %s, %s<name>)",
+		name, strings.Join(MILPBackends(), ", "), Exact, HeuristicPrefix)
+}
