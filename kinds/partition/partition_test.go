@@ -49,7 +49,7 @@ func (c partitionCase) path() string {
 	if err != nil {
 		panic(err) // the table below is static
 	}
-	return filepath.Join("..", "instances", "partition-"+in.Name+".json")
+	return kindtest.InstancePath("partition-" + in.Name + ".json")
 }
 
 var partitionCases = []partitionCase{
@@ -82,7 +82,7 @@ func TestPartitionInstancesAreThePaperTables(t *testing.T) {
 			}
 			got, err := os.ReadFile(c.path())
 			if err != nil {
-				t.Fatalf("%v (run go test ./bench -run TestPartitionInstances -partition-update)", err)
+				t.Fatalf("%v (run go test ./kinds/partition -run TestPartitionInstances -partition-update)", err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s differs from the tables of seed 002", c.path())

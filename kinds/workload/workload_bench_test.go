@@ -20,7 +20,7 @@ import (
 // 450 points, n up to 900 granules) and seed-003 scale (identical processors, p up to
 // 256, 1250 points), against the ILP ε-sweep on HiGHS on the same instances. Run with
 //
-//	go test ./bench -run '^$' -bench Workload -benchtime 1x
+//	go test ./kinds/workload -run '^$' -bench Workload -benchtime 1x
 //
 // Each reports the front size as "points" and, for the ILP, the MILP solves.
 

@@ -427,7 +427,7 @@ func TestWorkloadGeneratorFlags(t *testing.T) {
 }
 
 func TestWorkloadInstancesLoad(t *testing.T) {
-	files, _ := os.ReadDir("../instances")
+	files, _ := os.ReadDir("../../instances")
 	n := 0
 	for _, f := range files {
 		if len(f.Name()) > 9 && f.Name()[:9] == "workload-" {
