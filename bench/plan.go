@@ -80,6 +80,11 @@ type PlanOptions struct {
 	Generators func() []kinds.Generator
 }
 
+// defaultLoad is the loader of the built-in kinds (kinds/builtin).
+func defaultLoad() func(data []byte, name string) (kinds.Problem, error) {
+	return builtin.Registry().Load
+}
+
 // NewPlan expands spec into jobs. It loads and validates every instance and checks
 // every backend before any job runs, so a bad spec fails at once with a
 // *domain.FieldError naming the spec file, the field and the reason.
@@ -93,7 +98,7 @@ func NewPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 
 func newPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 	if o.Load == nil {
-		o.Load = builtin.Registry().Load
+		o.Load = defaultLoad()
 	}
 	if o.Generators == nil {
 		o.Generators = builtin.Registry().Generators

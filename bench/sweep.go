@@ -21,7 +21,6 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
-	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -130,7 +129,7 @@ type SweepOptions struct {
 	Workers int
 	// NewSolver maps backend names to solvers (default solve.NewSolver).
 	NewSolver func(name string) (backends.Solver, error)
-	// Load parses instances in jobs (default: the built-in kinds, kinds/builtin).
+	// Load parses instances in jobs (default: the plan's loader, PlanOptions.Load).
 	Load func(data []byte, name string) (kinds.Problem, error)
 	// OnStart is called once with the number of jobs to run and already done.
 	OnStart func(todo, done int)
@@ -158,7 +157,10 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 		o.NewSolver = solve.NewSolver
 	}
 	if o.Load == nil {
-		o.Load = builtin.Registry().Load
+		o.Load = plan.load
+	}
+	if o.Load == nil {
+		o.Load = defaultLoad()
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.NumCPU()

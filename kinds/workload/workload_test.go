@@ -3,13 +3,11 @@ package workload
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -789,18 +787,4 @@ func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
 func mustLoad(t *testing.T, name string) kinds.Problem {
 	t.Helper()
 	return kindtest.MustLoad(t, name, Kind())
-}
-
-func TestRejectedEvaluatorCheckEncodes(t *testing.T) {
-	res := solve.Result{Kind: "workload", Status: solve.StatusError, Check: solve.Check{Evaluator: func() *solve.EvaluatorCheck {
-		c := rejected(errors.New("sizes do not sum to n"))
-		return &c
-	}()}}
-	b, err := json.Marshal(res)
-	if err != nil {
-		t.Fatalf("a rejected schedule's result cannot be encoded: %v", err)
-	}
-	if !strings.Contains(string(b), `"ok":false`) || !strings.Contains(string(b), "sizes do not sum") {
-		t.Errorf("encoded %s lacks the verdict", b)
-	}
 }
