@@ -163,7 +163,7 @@ func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Optio
 	return r, err
 }
 
-// Solve solves the instance. Single objectives go through SolveFormulated followed by
+// Solve solves the instance. Single objectives go through kinds.SolveOne followed by
 // the lexicographic stages (fewest active processors last); fronts run the exact
 // time-threshold ε-constraint loop on the MILP backend, or the selected exact
 // algorithm for "exact".
