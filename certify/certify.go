@@ -2,32 +2,85 @@ package certify
 
 import (
 	"context"
+	"fmt"
+	"math"
+	"strings"
+	"time"
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/model"
 )
 
 // Policy says how much confirmation a solve's claims get. The zero value is the
-// default policy: verification and confirmation solves, a second backend only when
-// one is given.
+// default policy: every claim is verified, infeasibility and unboundedness are
+// confirmed, and cheap MIP optima are confirmed by a cutoff solve; a second backend
+// takes part only when one is given.
 type Policy struct {
-	// Second is an independent backend that decides when two solves disagree and,
-	// with Certify, confirms optima. nil: no second opinion is available.
+	// Second is an independent backend. It confirms claims of backends that have no
+	// presolve to switch off (a re-solve of lp_solve takes the same path), decides
+	// when two solves without a verified point disagree and, with Certify, confirms
+	// every optimum. nil: no second opinion is available.
 	Second backends.Solver
-	// Certify confirms every optimum with Second: a re-solve with an objective cutoff
-	// just better than the claimed value must come back infeasible.
+	// Certify confirms every optimum, however long the first solve took, with Second
+	// (with the first backend without presolve when Second is nil): a re-solve with
+	// an objective cutoff just better than the claimed value must come back
+	// infeasible.
 	Certify bool
+	// ConfirmBelow is the solve time under which a MIP optimum is confirmed by a
+	// cutoff solve even without Certify; 0 means DefaultConfirmBelow, a negative
+	// value never confirms optima on the default path.
+	ConfirmBelow time.Duration
 	// Off disables the policy and passes the solver's raw claims through. Only the
 	// wrong-claims suite uses it, to count what the solvers claim on their own.
 	Off bool
 }
 
+// DefaultConfirmBelow is the default Policy.ConfirmBelow. Below it a second look
+// costs little, and it is where the random models that exposed the presolve bugs
+// live; longer solves are confirmed with Policy.Certify.
+const DefaultConfirmBelow = time.Second
+
+// confirmBudget bounds each confirmation solve when the caller set no time limit: this
+// many times the first solve's time, and at least minConfirmTime. Some confirmations
+// cannot end by themselves (branch and bound without presolve on an integer-infeasible
+// model with free columns, such as 6x + 10y + 14z = 7, never terminates), so every
+// confirmation has a limit. One that runs out leaves the claim unconfirmed or passes
+// the question to the second backend; it never turns a claim into its opposite.
+const (
+	confirmBudget  = 10
+	minConfirmTime = 2 * time.Second
+)
+
+// Tolerances of the policy.
+const (
+	// AgreeTol is the relative difference, on top of the requested gaps, within which
+	// two objective values count as the same optimum.
+	AgreeTol = 1e-6
+	// Infinity is the magnitude at or beyond which a value is a solver's infinity:
+	// lp_solve reports 1e30 as the "optimal" objective of unbounded models, and the
+	// MPS convention takes |v| >= 1e20 as infinite.
+	Infinity = 1e20
+	// rayTol is the scaled tolerance of the ray check: a row's a·d may have the wrong
+	// sign by rayTol·Σ|a_j·d_j|.
+	rayTol = 1e-7
+)
+
+// Presolver is implemented by backends whose default run presolves the model. For
+// them a re-solve with backends.PresolveOff takes an independent path through the
+// solver, which is how the policy confirms their claims without a second backend.
+type Presolver interface {
+	PresolvesByDefault() bool
+}
+
 // Certificate records how a result's status was established: the checks made and
 // every solve behind it.
 type Certificate struct {
-	// Method names how the status was confirmed, for people and reports (one of the
-	// Method* constants, joined by "+" when several apply).
+	// Method says in words how the status was confirmed, e.g. "solver proof, point
+	// verified, cutoff solve on highs without presolve infeasible".
 	Method string `json:"method"`
+	// Confirmed is true when a second, independent solve or a checked certificate
+	// (a verified point, a verified ray) backs the status beyond the solver's claim.
+	Confirmed bool `json:"confirmed"`
 	// Solves lists every solve made for the claim, the first one first.
 	Solves []Attempt `json:"solves"`
 	// MaxViolation is the largest violation of the reported point found by the
@@ -39,12 +92,21 @@ type Certificate struct {
 
 // Attempt is one solve made by the policy.
 type Attempt struct {
-	Backend   string   `json:"backend"`
-	Purpose   string   `json:"purpose"` // "solve", "presolve off", "feasibility", "ray", "cutoff", "second backend"
-	Status    string   `json:"status"`  // the backend's raw status
-	Objective *float64 `json:"objective,omitempty"`
+	Backend   string   `json:"backend"`   // the backend's name, with " (presolve off)" when switched off
+	Purpose   string   `json:"purpose"`   // one of the Purpose* constants
+	Status    string   `json:"status"`    // the backend's raw status
+	Objective *float64 `json:"objective"` // the objective of its point, null without one
 	Seconds   float64  `json:"seconds"`
 }
+
+// Purposes of the solves in a Certificate.
+const (
+	PurposeSolve       = "solve"       // the solve asked for
+	PurposeConfirm     = "confirm"     // the same model again, by another path
+	PurposeCutoff      = "cutoff"      // the model with an objective cutoff just better than the claim
+	PurposeFeasibility = "feasibility" // the model with a zero objective
+	PurposeRay         = "ray"         // the LP of improving rays of the relaxation
+)
 
 // Result is a certified backend result: Status, Values, Objective, Bound and Gap
 // have passed the policy, and Certificate says how.
@@ -54,13 +116,611 @@ type Result struct {
 }
 
 // Solve solves m with s under policy p and returns a result whose every claim has
-// been checked. An error means no solve could be attempted or the backend failed
-// outright.
+// been checked:
+//
+//   - a point (optimal or feasible) is verified against m (bounds, integrality,
+//     every row, model.FeasibilityTol and model.IntegralityTol) and its objective
+//     recomputed; a violating point is never returned: the model is re-solved by
+//     another path, and when that fails too the status is NumericalError with the
+//     violated row or column in the message;
+//   - an objective at or beyond Infinity is an unboundedness claim, never an optimum;
+//   - infeasibility is confirmed by a re-solve without presolve (by Second for
+//     backends without presolve); when the two disagree, a verified point decides,
+//     and otherwise Second;
+//   - unboundedness needs a verified feasible point and a verified improving ray of
+//     the LP relaxation (for rational data, a feasible MIP whose relaxation is
+//     unbounded is unbounded: Meyer 1974);
+//   - "infeasible or unbounded" is always resolved: a feasibility solve with a zero
+//     objective, then the ray LP;
+//   - a MIP optimum whose first solve took less than ConfirmBelow, and every optimum
+//     with Certify, is confirmed by a cutoff solve that must come back infeasible;
+//     a verified better point refutes the claim and replaces it.
+//
+// An error means no solve could be attempted or the backend failed outright.
 func Solve(ctx context.Context, s backends.Solver, m *model.Model, opts backends.Options, p Policy) (Result, error) {
-	raw, err := s.Solve(ctx, m, opts)
+	if p.Off {
+		raw, err := s.Solve(ctx, m, opts)
+		if err != nil {
+			return Result{}, err
+		}
+		return Result{Result: raw, Certificate: Certificate{Method: "raw solver claim (certification off)",
+			Solves: []Attempt{{Backend: s.Name(), Purpose: PurposeSolve, Status: string(raw.Status), Seconds: raw.Time.Seconds()}}}}, nil
+	}
+	c := &certifier{m: m, opts: opts, p: p, first: s, begin: time.Now()}
+	l, err := c.solve(ctx, s, opts.Presolve, m, PurposeSolve, opts)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Result: raw, Certificate: Certificate{Method: "unchecked",
-		Solves: []Attempt{{Backend: s.Name(), Purpose: "solve", Status: string(raw.Status), Seconds: raw.Time.Seconds()}}}}, nil
+	c.firstTime = l.res.Time
+	res, err := c.certify(ctx, l, 0)
+	if err != nil {
+		return Result{}, err
+	}
+	return c.result(res), nil
 }
+
+// certifier holds one certified solve's state.
+type certifier struct {
+	m     *model.Model
+	opts  backends.Options
+	p     Policy
+	first backends.Solver
+	begin time.Time
+	cert  Certificate
+	// firstTime is the first solve's time, the yardstick of confirmation budgets.
+	firstTime time.Duration
+	steps []string // what established the status, in words, for Certificate.Method
+	notes []string
+}
+
+// look is one solve's claim after the checks that need no solve.
+type look struct {
+	model    *model.Model // the model solved: m itself, or its feasibility model
+	res      backends.Result
+	who      string // backend name, with " (presolve off)"
+	solver   backends.Solver
+	presolve backends.Presolve
+	verified bool // res.HasSolution and the point passed model.Verify
+	worst    string
+	maxViol  float64
+	atInf    bool // the solver reported an objective at its infinity
+}
+
+// maxDepth bounds how often a refuted claim leads to another solve.
+const maxDepth = 2
+
+func (c *certifier) result(r backends.Result) Result {
+	r.Time = time.Since(c.begin)
+	if r.HasSolution {
+		r.Gap = backends.RelativeGap(r.Objective, r.Bound)
+		if rep, err := c.m.Verify(r.Values); err == nil {
+			c.cert.MaxViolation = rep.MaxViolation()
+		}
+	} else {
+		r.Objective, r.Gap, r.Values = math.NaN(), math.NaN(), nil
+	}
+	if r.Status == backends.Infeasible || r.Status == backends.Unbounded {
+		r.Bound = math.NaN()
+	}
+	if len(c.steps) > 0 {
+		c.cert.Method = strings.Join(c.steps, ", ")
+	} else if c.cert.Method == "" {
+		c.cert.Method = "solver claim"
+	}
+	c.cert.Note = strings.Join(c.notes, "; ")
+	if c.cert.Note != "" && !strings.Contains(r.Message, c.cert.Note) {
+		r.Message += " [certify: " + c.cert.Note + "]"
+	}
+	return Result{Result: r, Certificate: c.cert}
+}
+
+// solve runs one solve and applies the checks that need no solve: the point is
+// verified against the original model and its objective recomputed; an objective at
+// the solver's infinity turns the claim into one of unboundedness.
+func (c *certifier) solve(ctx context.Context, s backends.Solver, pre backends.Presolve, m *model.Model, purpose string, opts backends.Options) (look, error) {
+	opts.Presolve = pre
+	who := s.Name()
+	if pre == backends.PresolveOff && presolves(s) {
+		who += " (presolve off)"
+	}
+	raw, err := s.Solve(ctx, m, opts)
+	if err != nil {
+		return look{}, fmt.Errorf("certify: %s on %s: %w", purpose, who, err)
+	}
+	l := look{model: m, res: raw, who: who, solver: s, presolve: pre}
+	at := Attempt{Backend: who, Purpose: purpose, Status: string(raw.Status), Seconds: raw.Time.Seconds()}
+	if raw.HasSolution && isInf(raw.Objective) {
+		l.atInf = true
+	}
+	if raw.HasSolution && !l.atInf && purpose != PurposeRay {
+		// The point is judged against the original model: a cutoff or feasibility
+		// model differs from it in one row or the objective only.
+		rep, err := c.m.Verify(raw.Values)
+		switch {
+		case err != nil:
+			l.worst = err.Error()
+		case rep.Feasible():
+			l.verified = true
+			l.res.Objective = rep.Objective
+			o := rep.Objective
+			at.Objective = &o
+		default:
+			l.worst, l.maxViol = rep.Worst, rep.MaxViolation()
+		}
+	}
+	if l.atInf {
+		l.res.Status = backends.Unbounded
+		l.res.HasSolution, l.res.Values = false, nil
+		l.res.Objective, l.res.Bound = math.NaN(), math.NaN()
+	}
+	c.cert.Solves = append(c.cert.Solves, at)
+	return l, nil
+}
+
+// certify turns a look into a result whose status is backed by the policy. depth
+// counts the re-solves a refuted claim has led to.
+func (c *certifier) certify(ctx context.Context, l look, depth int) (backends.Result, error) {
+	if l.res.HasSolution && !l.verified && !l.atInf {
+		return c.violatingPoint(ctx, l, depth)
+	}
+	switch {
+	case l.res.Status == backends.Optimal:
+		return c.optimal(ctx, l, depth)
+	case l.res.Status == backends.Infeasible:
+		return c.infeasible(ctx, l, depth)
+	case l.res.Status == backends.Unbounded, l.res.Status == backends.InfeasibleOrUnbounded:
+		return c.unboundedOrInfeasible(ctx, l, depth)
+	}
+	if l.verified {
+		c.steps = append(c.steps, "point verified, no proof of optimality ("+string(l.res.Status)+")")
+	}
+	return l.res, nil
+}
+
+// violatingPoint handles a point that model.Verify rejects: it is never reported.
+// The model is solved again by another path; when none is left, the result is a
+// NumericalError naming the worst violation.
+func (c *certifier) violatingPoint(ctx context.Context, l look, depth int) (backends.Result, error) {
+	c.notes = append(c.notes, fmt.Sprintf("%s returned a point that violates the model: %s", l.who, l.worst))
+	if alt, ok := c.other(l, depth); ok {
+		l2, err := c.solve(ctx, alt.s, alt.pre, c.m, PurposeConfirm, c.confirmOpts())
+		if err != nil {
+			return backends.Result{}, err
+		}
+		return c.certify(ctx, l2, depth+1)
+	}
+	r := l.res
+	r.Status = backends.NumericalError
+	r.HasSolution = false
+	r.Message = "solver returned a point that violates the model: " + l.worst
+	c.cert.MaxViolation = l.maxViol
+	return r, nil
+}
+
+// optimal confirms an optimality claim with a verified point.
+func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Result, error) {
+	c.steps = append(c.steps, "solver proof, point verified")
+	mip := c.m.NumIntegers() > 0
+	quick := c.confirmBelow() > 0 && l.res.Time < c.confirmBelow()
+	if !c.p.Certify && !(mip && quick) {
+		return l.res, nil
+	}
+	var alt path
+	var ok bool
+	if c.p.Certify && c.p.Second != nil {
+		alt, ok = path{c.p.Second, backends.PresolveAuto}, true
+	} else {
+		alt, ok = c.other(l, depth)
+	}
+	if !ok {
+		return l.res, nil
+	}
+	opts := c.confirmOpts()
+	if c.p.Certify && c.opts.TimeLimit == 0 {
+		opts.TimeLimit = 0 // asked for: as long as it takes
+	}
+	z := l.res.Objective
+	cut, delta := c.cutoffModel(z)
+	l2, err := c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts)
+	if err != nil {
+		return backends.Result{}, err
+	}
+	sense := float64(c.m.Sense())
+	switch {
+	case l2.res.Status == backends.Infeasible:
+		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s infeasible", l2.who))
+		c.cert.Confirmed = true
+		return l.res, nil
+	case l2.verified && sense*(z-l2.res.Objective) > delta:
+		// A verified point better than the claim by more than the gaps: the claim was
+		// wrong. The cutoff model's optimum is the original's, since the true optimum
+		// lies beyond the cutoff.
+		c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
+		c.steps = c.steps[:0]
+		if l2.res.Status == backends.Optimal {
+			c.steps = append(c.steps, fmt.Sprintf("first claim refuted; optimum from the cutoff solve on %s, point verified", l2.who))
+			return l2.res, nil
+		}
+		r := l2.res
+		r.Status = backends.Other
+		c.steps = append(c.steps, "first claim refuted by a verified better point, no proof of optimality")
+		return r, nil
+	}
+	c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s inconclusive (%s)", l2.who, l2.res.Status))
+	return l.res, nil
+}
+
+// infeasible confirms an infeasibility claim about m by another path.
+func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends.Result, error) {
+	v, l2, err := c.confirmInfeasible(ctx, l, depth)
+	if err != nil {
+		return backends.Result{}, err
+	}
+	switch v {
+	case confirmed:
+		if l2.who != l.who {
+			c.steps = append(c.steps, fmt.Sprintf("%s claims infeasibility, confirmed by %s", l.who, l2.who))
+			c.cert.Confirmed = true
+		}
+		return l2.res, nil
+	case refuted:
+		c.notes = append(c.notes, fmt.Sprintf("%s claimed infeasibility; %s found a verified point", l.who, l2.who))
+		return c.certify(ctx, l2, depth+1)
+	}
+	return unconfirmed(l2.res, fmt.Sprintf("infeasibility claimed by %s, not confirmed (%s: %s)", l.who, l2.who, l2.res.Status)), nil
+}
+
+// verdict is the outcome of confirmInfeasible.
+type verdict int
+
+const (
+	undecided verdict = iota // no other path agreed or found a point
+	confirmed                // another path also claims infeasibility (or none is left)
+	refuted                  // another path found a verified point
+)
+
+// confirmInfeasible takes up to two more looks at l.model, about which l claims
+// infeasibility, by other paths (the same backend without presolve, then Second).
+// The first that also claims infeasibility confirms the claim, and the first with a
+// verified point refutes it; the look returned is that one, or the last one made.
+// With no other path at all the claim stands as the solver's alone (returned as l).
+func (c *certifier) confirmInfeasible(ctx context.Context, l look, depth int) (verdict, look, error) {
+	last := l
+	for range 2 {
+		alt, ok := c.other(last, depth)
+		if !ok || (last.who != l.who && alt.s == last.solver) {
+			break // a further look at the same backend proves little
+		}
+		next, err := c.solve(ctx, alt.s, alt.pre, l.model, purposeOf(l), c.confirmOpts())
+		if err != nil {
+			return undecided, next, err
+		}
+		switch {
+		case next.res.Status == backends.Infeasible:
+			return confirmed, next, nil
+		case next.verified:
+			return refuted, next, nil
+		}
+		last, depth = next, depth+1
+	}
+	if last.who == l.who {
+		c.steps = append(c.steps, "solver claim, no independent path left to confirm it")
+		return confirmed, l, nil
+	}
+	return undecided, last, nil
+}
+
+// purposeOf names a second look at l's model.
+func purposeOf(l look) string {
+	if strings.HasSuffix(l.model.Name, feasibilitySuffix) {
+		return PurposeFeasibility
+	}
+	return PurposeConfirm
+}
+
+// feasibilitySuffix ends the name of a feasibility model.
+const feasibilitySuffix = "_feasibility"
+
+// unboundedOrInfeasible resolves an unboundedness or "infeasible or unbounded" claim
+// to a definite status: a feasibility solve (zero objective) decides whether a point
+// exists, its infeasibility claim confirmed like any other, and the ray LP whether
+// the relaxation has an improving ray.
+func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int) (backends.Result, error) {
+	feas := c.m.Clone()
+	feas.Name = c.m.Name + feasibilitySuffix
+	feas.SetObjective(c.m.Sense(), model.Expr{})
+	feas.ClearStart()
+	lf, err := c.solve(ctx, l.solver, l.presolve, feas, PurposeFeasibility, c.confirmOpts())
+	if err != nil {
+		return backends.Result{}, err
+	}
+	if !lf.verified {
+		var v verdict
+		var lf2 look
+		if lf.res.Status == backends.Infeasible {
+			v, lf2, err = c.confirmInfeasible(ctx, lf, depth)
+		} else if alt, ok := c.other(lf, depth); ok {
+			// No point and no claim (a time limit, a violating point): one more look.
+			lf2, err = c.solve(ctx, alt.s, alt.pre, feas, PurposeFeasibility, c.confirmOpts())
+			if lf2.verified {
+				v = refuted
+			}
+		}
+		if err != nil {
+			return backends.Result{}, err
+		}
+		switch v {
+		case confirmed:
+			c.steps = append(c.steps, fmt.Sprintf("%s: %s; the feasibility solve on %s is infeasible, confirmed by %s", l.who, l.res.Status, lf.who, lf2.who))
+			c.cert.Confirmed = lf2.who != lf.who
+			r := lf2.res
+			r.Status = backends.Infeasible
+			return r, nil
+		case undecided:
+			return unconfirmed(l.res, fmt.Sprintf("the feasibility solves ended without an answer (%s: %s)", lf.who, lf.res.Status)), nil
+		}
+		if lf.res.Status == backends.Infeasible {
+			c.notes = append(c.notes, fmt.Sprintf("the feasibility solve on %s claimed infeasibility; %s found a verified point", lf.who, lf2.who))
+		}
+		lf = lf2
+	}
+	// A verified point exists: the model is unbounded exactly when the relaxation has
+	// an improving ray.
+	ray, found, err := c.ray(ctx, l.solver)
+	if err != nil {
+		return backends.Result{}, err
+	}
+	if found {
+		c.steps = append(c.steps, fmt.Sprintf("%s: %s; verified feasible point and verified improving ray", l.who, l.res.Status))
+		c.cert.Confirmed = true
+		r := l.res
+		r.Status = backends.Unbounded
+		r.HasSolution, r.Values = false, nil
+		r.Message = fmt.Sprintf("unbounded: feasible point and improving ray of norm %.3g", ray)
+		return r, nil
+	}
+	// Bounded and feasible: the claim was wrong. Solve for the optimum, starting from
+	// the feasible point.
+	c.notes = append(c.notes, fmt.Sprintf("%s claimed %s, but the model has a feasible point and no improving ray", l.who, l.res.Status))
+	start := c.m.Clone()
+	start.ClearStart()
+	for j, v := range lf.res.Values {
+		start.SetStart(model.Var(j), v)
+	}
+	alt, ok := c.other(l, depth)
+	if !ok {
+		alt = path{l.solver, backends.PresolveOff}
+	}
+	l2, err := c.solve(ctx, alt.s, alt.pre, start, PurposeConfirm, c.confirmOpts())
+	if err != nil {
+		return backends.Result{}, err
+	}
+	if l2.res.Status == backends.Unbounded || l2.res.Status == backends.InfeasibleOrUnbounded || l2.res.Status == backends.Infeasible {
+		// Still no optimum: report the verified point without a proof.
+		r := lf.res
+		r.Status = backends.Other
+		r.Objective = c.objective(lf.res.Values)
+		r.Bound = math.NaN()
+		c.steps = append(c.steps, "point verified, no proof of optimality")
+		return r, nil
+	}
+	return c.certify(ctx, l2, maxDepth)
+}
+
+// unconfirmed turns a claim the policy could not back into Other.
+func unconfirmed(r backends.Result, why string) backends.Result {
+	r.Status = backends.Other
+	r.HasSolution, r.Values = false, nil
+	r.Message += " (" + why + ")"
+	return r
+}
+
+// path is a way to solve the model again: a backend and its presolve setting.
+type path struct {
+	s   backends.Solver
+	pre backends.Presolve
+}
+
+// other returns an independent path for a second look at l's claim: the same
+// backend without presolve when l ran with it, otherwise Second. ok is false when no
+// such path is left, or when depth has reached maxDepth.
+func (c *certifier) other(l look, depth int) (path, bool) {
+	if depth >= maxDepth {
+		return path{}, false
+	}
+	if presolves(l.solver) && l.presolve != backends.PresolveOff {
+		return path{l.solver, backends.PresolveOff}, true
+	}
+	if c.p.Second != nil && c.p.Second != l.solver {
+		return path{c.p.Second, backends.PresolveAuto}, true
+	}
+	if c.p.Second != nil && l.solver != c.first {
+		return path{c.first, backends.PresolveOff}, true
+	}
+	return path{}, false
+}
+
+func presolves(s backends.Solver) bool {
+	p, ok := s.(Presolver)
+	return ok && p.PresolvesByDefault()
+}
+
+func (c *certifier) confirmBelow() time.Duration {
+	if c.p.ConfirmBelow == 0 {
+		return DefaultConfirmBelow
+	}
+	return c.p.ConfirmBelow
+}
+
+// confirmOpts returns the options of a confirmation solve: the caller's, without the
+// log, limited to what remains of the caller's time limit or, without one, to the
+// confirmation budget.
+func (c *certifier) confirmOpts() backends.Options {
+	o := c.opts
+	o.Log = nil
+	if o.TimeLimit > 0 {
+		o.TimeLimit = max(o.TimeLimit-time.Since(c.begin), time.Millisecond)
+	} else {
+		o.TimeLimit = max(minConfirmTime, confirmBudget*c.firstTime)
+	}
+	return o
+}
+
+// objective recomputes the objective of x on the original model.
+func (c *certifier) objective(x []float64) float64 {
+	rep, err := c.m.Verify(x)
+	if err != nil {
+		return math.NaN()
+	}
+	return rep.Objective
+}
+
+// cutoffModel returns a copy of m with the row "objective better than z by more than
+// the requested gaps" and that margin. When every objective coefficient and column is
+// integral, no objective value lies strictly between z−1 and z, so the cutoff is at
+// z − 1/2 (which also keeps it clear of the solvers' tolerances).
+func (c *certifier) cutoffModel(z float64) (*model.Model, float64) {
+	m := c.m
+	delta := math.Max(c.opts.AbsGap, c.opts.RelGap*math.Abs(z)) + AgreeTol*math.Max(1, math.Abs(z))
+	if integralObjective(m) && delta < 0.5 {
+		delta = 0.5
+	}
+	cut := m.Clone()
+	cut.Name = m.Name + "_cutoff"
+	cut.ClearStart()
+	cols := m.Columns()
+	var e model.Expr
+	for j, cj := range cols.Cost {
+		if cj != 0 {
+			e.Add(model.Var(j), cj)
+		}
+	}
+	rhs := z - m.ObjectiveConstant()
+	if m.Sense() == model.Minimize {
+		cut.AddConstr(e, model.LE, rhs-delta, "schedopt_cutoff")
+	} else {
+		cut.AddConstr(e, model.GE, rhs+delta, "schedopt_cutoff")
+	}
+	return cut, delta
+}
+
+// integralObjective reports whether the objective takes only integer values on
+// integer points: integer columns with integer costs, continuous columns without cost.
+func integralObjective(m *model.Model) bool {
+	cols := m.Columns()
+	if m.ObjectiveConstant() != math.Trunc(m.ObjectiveConstant()) {
+		return false
+	}
+	for j, cj := range cols.Cost {
+		if cj == 0 {
+			continue
+		}
+		if !cols.Kind[j].IsInteger() || cj != math.Trunc(cj) {
+			return false
+		}
+	}
+	return true
+}
+
+// ray looks for an improving ray of m's LP relaxation with s and verifies it: a
+// direction d that keeps every row and bound satisfiable from any feasible point
+// (a·d ≥ 0 for a finite lower row bound, ≤ 0 for a finite upper one, d_j ≥ 0 for a
+// finite lower column bound, ≤ 0 for a finite upper one) and improves the objective
+// (c·d = −1 for min, +1 for max). found is false when the ray LP is infeasible or
+// the direction it returns fails the check.
+func (c *certifier) ray(ctx context.Context, s backends.Solver) (norm float64, found bool, err error) {
+	m := c.m
+	cols, rows := m.Columns(), m.Rows()
+	r := model.New(m.Name + "_ray")
+	n := m.NumVars()
+	r.Grow(n, m.NumRows()+1, m.NumNonzeros()+n)
+	for j := range n {
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if !math.IsInf(cols.Lower[j], 0) {
+			lo = 0
+		}
+		if !math.IsInf(cols.Upper[j], 0) {
+			hi = 0
+		}
+		r.AddContinuous(lo, hi, "")
+	}
+	var e model.Expr
+	for i := range m.NumRows() {
+		e.Reset()
+		for k := rows.Start[i]; k < rows.Start[i+1]; k++ {
+			e.Add(model.Var(rows.Index[k]), rows.Value[k])
+		}
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if !math.IsInf(rows.Lower[i], 0) {
+			lo = 0
+		}
+		if !math.IsInf(rows.Upper[i], 0) {
+			hi = 0
+		}
+		if !math.IsInf(lo, 0) || !math.IsInf(hi, 0) {
+			r.AddRange(e, lo, hi, "")
+		}
+	}
+	e.Reset()
+	for j, cj := range cols.Cost {
+		if cj != 0 {
+			e.Add(model.Var(j), cj)
+		}
+	}
+	if e.Len() == 0 {
+		return 0, false, nil // a constant objective cannot improve
+	}
+	target := -float64(m.Sense()) // min: c·d = −1; max: c·d = +1
+	r.AddConstr(e, model.EQ, target, "improve")
+	l, err := c.solve(ctx, s, backends.PresolveOff, r, PurposeRay, c.confirmOpts())
+	if err != nil {
+		return 0, false, err
+	}
+	// The ray LP's point is checked against the ray LP itself, not against m.
+	if !l.res.HasSolution || (l.res.Status != backends.Optimal && l.res.Status != backends.Other) {
+		return 0, false, nil
+	}
+	d := l.res.Values
+	return checkRay(m, d)
+}
+
+// checkRay verifies an improving ray d of m's LP relaxation within rayTol.
+func checkRay(m *model.Model, d []float64) (norm float64, ok bool, err error) {
+	cols, rows := m.Columns(), m.Rows()
+	for _, v := range d {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, false, nil
+		}
+		norm = math.Max(norm, math.Abs(v))
+	}
+	if norm == 0 {
+		return 0, false, nil
+	}
+	tol := rayTol * norm
+	for j, v := range d {
+		if !math.IsInf(cols.Lower[j], 0) && v < -tol || !math.IsInf(cols.Upper[j], 0) && v > tol {
+			return norm, false, nil
+		}
+	}
+	for i := range m.NumRows() {
+		ad, scale := 0.0, 0.0
+		for k := rows.Start[i]; k < rows.Start[i+1]; k++ {
+			t := rows.Value[k] * d[rows.Index[k]]
+			ad += t
+			scale += math.Abs(t)
+		}
+		slack := rayTol*scale + 1e-12
+		if !math.IsInf(rows.Lower[i], 0) && ad < -slack || !math.IsInf(rows.Upper[i], 0) && ad > slack {
+			return norm, false, nil
+		}
+	}
+	cd, scale := 0.0, 0.0
+	for j, cj := range cols.Cost {
+		cd += cj * d[j]
+		scale += math.Abs(cj * d[j])
+	}
+	improve := -float64(m.Sense()) * cd // > 0 when d improves
+	return norm, improve > 0.5 && improve > rayTol*scale, nil
+}
+
+func isInf(x float64) bool { return math.IsInf(x, 0) || math.Abs(x) >= Infinity }

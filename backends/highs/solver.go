@@ -24,6 +24,11 @@ func New() *Solver { return &Solver{} }
 // Name returns "highs", the backend's command-line name.
 func (*Solver) Name() string { return "highs" }
 
+// PresolvesByDefault reports true: HiGHS presolves unless Options.Presolve is
+// PresolveOff, so a re-solve without presolve takes an independent path (the
+// certification policy relies on it).
+func (*Solver) PresolvesByDefault() bool { return true }
+
 // Version returns the linked HiGHS library's version, e.g. "1.10.0".
 func Version() string { return version() }
 

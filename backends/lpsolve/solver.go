@@ -153,6 +153,14 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 		res.HasSolution = true
 		res.Objective = l.objective() + m.ObjectiveConstant()
 	}
+	if res.HasSolution && atInfinity(res.Objective-m.ObjectiveConstant(), res.Values) {
+		// lp_solve ends unbounded MILPs "optimal" at its infinity: an objective or a
+		// value at or beyond 1e30 is an unboundedness claim, never an optimum.
+		notes = append(notes, fmt.Sprintf("%s with objective %g at lp_solve's infinity: reported as unbounded", l.statusText(code), res.Objective))
+		res.Status = backends.Unbounded
+		res.HasSolution, res.Values, res.Objective = false, nil, math.NaN()
+		code = codeUnbounded
+	}
 	if code == codeSubOptimal && reason == 0 {
 		if opts.TimeLimit > 0 && time.Since(begin) >= opts.TimeLimit {
 			res.Status = backends.TimeLimit // lp_solve's own whole-second timeout fired
@@ -290,6 +298,25 @@ func mapStatus(code, reason int) backends.Status {
 		return backends.NumericalError
 	}
 	return backends.Other
+}
+
+// lpInfinity is the infinity schedopt sets in lp_solve (set_infinite); lp_solve
+// treats any magnitude at or beyond it as infinite.
+const lpInfinity = 1e30
+
+// atInfinity reports whether an objective or a column value lies at or beyond
+// lp_solve's infinity, which lp_solve reports as an "optimal" value on unbounded
+// models.
+func atInfinity(obj float64, values []float64) bool {
+	if math.Abs(obj) >= lpInfinity {
+		return true
+	}
+	for _, v := range values {
+		if math.Abs(v) >= lpInfinity {
+			return true
+		}
+	}
+	return false
 }
 
 // depthLimit returns the branch-and-bound depth beyond which lp_solve, with the
