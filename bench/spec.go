@@ -38,6 +38,10 @@ type Spec struct {
 	Threads int `json:"threads"`
 	// NoCheck skips the exact cross-check of MILP results (the evaluator always runs).
 	NoCheck bool `json:"no_check"`
+	// Certify confirms every optimum of a MILP backend with a second backend (a cutoff
+	// solve that must be infeasible), as `solve --certify` does; the default policy
+	// of docs/certification.md applies either way.
+	Certify bool `json:"certify"`
 }
 
 // InstanceSpec names instances: either files (paths or globs, relative to the spec

@@ -302,7 +302,12 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+max(10*time.Second, j.TimeLimit/2))
 		defer cancel()
 	}
-	res, err := kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck})
+	policy, err := solve.NewPolicy(j.Backend, spec.Certify)
+	if err != nil {
+		rec.Status, rec.Error = solve.StatusError, "certification policy: "+err.Error()
+		return rec
+	}
+	res, err := kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck, Policy: policy})
 	switch {
 	case errors.Is(err, solve.ErrNoExact):
 		rec.Status, rec.Error = StatusUnsupported, err.Error()

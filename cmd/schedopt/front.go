@@ -92,8 +92,12 @@ both when the name has no extension).`,
 			if err != nil {
 				return err
 			}
+			policy, err := f.policy()
+			if err != nil {
+				return err
+			}
 			run := func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error) {
-				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: true, Start: start})
+				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: true, Start: start, Policy: policy})
 			}
 			var fr *FrontResult
 			switch base.Kind() {

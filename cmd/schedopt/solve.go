@@ -12,6 +12,7 @@ import (
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/registry"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/solve"
@@ -28,6 +29,7 @@ type solveFlags struct {
 	json      bool
 	noCheck   bool
 	log       bool
+	certify   bool
 }
 
 func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
@@ -41,6 +43,12 @@ func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
 	fs.IntVar(&f.threads, "threads", 0, "solver threads (0: the solver's choice)")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object on stdout")
 	fs.BoolVar(&f.log, "log", false, "show the solver's log on stderr")
+	fs.BoolVar(&f.certify, "certify", false, "confirm every optimum with a second backend (a cutoff solve that must be infeasible), however long it takes")
+}
+
+// policy returns the certification policy of the flags' backend (docs/certification.md).
+func (f *solveFlags) policy() (certify.Policy, error) {
+	return solve.NewPolicy(f.backend, f.certify)
 }
 
 // options checks the flags and returns the backend options.
@@ -110,7 +118,11 @@ status, infeasible included.`,
 			if e.stderrTTY {
 				fmt.Fprintf(e.stderr, "solving %s (%s) with %s...\n", p.Name(), p.Kind(), f.backend)
 			}
-			res, err := kinds.Run(cmd.Context(), p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck})
+			policy, err := f.policy()
+			if err != nil {
+				return err
+			}
+			res, err := kinds.Run(cmd.Context(), p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
 			if errors.Is(err, solve.ErrNoExact) {
 				return usagef("--backend exact: %s: %v; use %s", args[0], err, milpChoice())
 			}
@@ -206,6 +218,9 @@ func writeSummary(w io.Writer, r *solve.Result) {
 		pf("backend    %s\n", r.Backend)
 	}
 	pf("status     %s\n", r.Status)
+	if c := r.Certificate; c != nil {
+		pf("certified  %s (%d solves)\n", c.Method, len(c.Solves))
+	}
 	if r.Objective != nil {
 		pf("objective  %s\n", num(*r.Objective))
 	}

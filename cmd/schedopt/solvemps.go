@@ -49,7 +49,11 @@ status 2 with one line naming the file, the line or field, and the reason.`,
 			if err != nil {
 				return err
 			}
-			res, err := solve.Bare(cmd.Context(), KindMPS, mpsName(path, m), m, solve.Request{Backend: f.backend, Solver: solver, Options: opts})
+			policy, err := f.policy()
+			if err != nil {
+				return err
+			}
+			res, err := solve.Bare(cmd.Context(), KindMPS, mpsName(path, m), m, solve.Request{Backend: f.backend, Solver: solver, Options: opts, Policy: policy})
 			if err != nil {
 				if f.json {
 					writeJSON(e.stdout, res)
