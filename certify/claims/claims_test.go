@@ -83,6 +83,10 @@ func checkTruths(t *testing.T, cfg GenConfig, count int) {
 				t.Errorf("case %d: mixed family with truth %v", i, c.Truth)
 			}
 			checkMixedBounded(t, i, m)
+		case FamilyDecimal:
+			if c.Truth.Status != Unknown || m.NumVars() > maxDecimalVars {
+				t.Errorf("case %d: decimal family with truth %v and %d columns", i, c.Truth, m.NumVars())
+			}
 		default:
 			t.Fatalf("case %d: unknown family %q", i, c.Family)
 		}
@@ -300,6 +304,7 @@ func TestGeneratorMix(t *testing.T) {
 		{Weights{Unbounded: 2}, FamilyUnbounded},
 		{Weights{Infeasible: 1, Mixed: -1}, FamilyInfeasible},
 		{Weights{Mixed: 0.5}, FamilyMixed},
+		{Weights{Decimal: 3, Enumerable: math.Inf(1)}, FamilyDecimal},
 	} {
 		for i := range 20 {
 			if c := GenerateAt(5, i, GenConfig{Weights: tc.w}); c.Family != tc.want {
@@ -361,6 +366,8 @@ func TestJudge(t *testing.T) {
 		{"right optimum without point", claim(backends.Optimal, 1, nil), opt1, backends.Options{}, OK},
 		{"optimum within 1e-6", claim(backends.Optimal, 1+5e-7, pt(0, 1)), opt1, backends.Options{}, OK},
 		{"optimum off by 1e-5", claim(backends.Optimal, 1+1e-5, pt(0, 1)), opt1, backends.Options{}, WrongOptimum},
+		{"optimum within the reference's slack", claim(backends.Optimal, 1+1.5e-6, nil), Truth{Status: Optimal, Objective: 1, Slack: 1e-6}, backends.Options{}, OK},
+		{"optimum beyond the reference's slack", claim(backends.Optimal, 1+2.5e-6, nil), Truth{Status: Optimal, Objective: 1, Slack: 1e-6}, backends.Options{}, WrongOptimum},
 		{"optimum within the requested gap", claim(backends.Optimal, 1.05, nil), opt1, backends.Options{RelGap: 0.1}, OK},
 		{"wrong optimum", claim(backends.Optimal, 2, pt(1, 1)), opt1, backends.Options{}, WrongOptimum},
 		{"right value, suboptimal point", claim(backends.Optimal, 1, pt(1, 1)), opt1, backends.Options{}, WrongOptimum},
@@ -408,6 +415,66 @@ func TestJudge(t *testing.T) {
 	// ClaimOf keeps a point only when the result has one.
 	if c := ClaimOf(backends.Result{Status: backends.TimeLimit, Objective: nan, Values: []float64{1, 2}}, nil); c.Values != nil {
 		t.Errorf("ClaimOf without HasSolution kept the values")
+	}
+}
+
+// TestAgreement checks how the reference of a model without a known truth is taken
+// from the other backends' certified claims.
+func TestAgreement(t *testing.T) {
+	m := judgeModel() // min x + y, x + y ≥ 1: optimum 1
+	nan := math.NaN()
+	opt := func(obj float64, x ...float64) solved {
+		return solved{claim: Claim{Status: backends.Optimal, Objective: obj, Values: x}}
+	}
+	status := func(s backends.Status) solved { return solved{claim: Claim{Status: s, Objective: nan}} }
+	for _, tc := range []struct {
+		name   string
+		all    []string
+		cert   map[string]solved
+		extra  []solved // further claims on the model (raw solves)
+		want   Answer
+		wantOb float64
+	}{
+		{"two others agree on an optimum", []string{"a", "b", "c"},
+			map[string]solved{"a": opt(5, 3, 2), "b": opt(1, 1, 0), "c": opt(1+1e-7, 0, 1)}, nil, Optimal, 1},
+		{"one other, optimum backed by its point", []string{"a", "b"},
+			map[string]solved{"a": status(backends.Infeasible), "b": opt(1, 0, 1)}, nil, Optimal, 1},
+		{"optimum without a point", []string{"a", "b"},
+			map[string]solved{"b": {claim: Claim{Status: backends.Optimal, Objective: 1}}}, nil, Unknown, 0},
+		{"optimum backed by a violating point", []string{"a", "b"},
+			map[string]solved{"b": opt(0, 0, 0)}, nil, Unknown, 0},
+		{"optima differ", []string{"a", "b", "c"},
+			map[string]solved{"b": opt(1, 1, 0), "c": opt(2, 1, 1)}, nil, Unknown, 0},
+		{"statuses differ", []string{"a", "b", "c"},
+			map[string]solved{"b": status(backends.Infeasible), "c": opt(1, 1, 0)}, nil, Unknown, 0},
+		{"an indefinite answer", []string{"a", "b", "c"},
+			map[string]solved{"b": status(backends.TimeLimit), "c": opt(1, 1, 0)}, nil, Unknown, 0},
+		{"an error", []string{"a", "b"},
+			map[string]solved{"b": {claim: ClaimOf(backends.Result{}, errors.New("boom"))}}, nil, Unknown, 0},
+		{"agreed infeasibility refuted by a verified point", []string{"a", "b"},
+			map[string]solved{"b": status(backends.Infeasible)}, []solved{opt(2, 1, 1)}, Unknown, 0},
+		{"agreed infeasibility, violating point elsewhere", []string{"a", "b"},
+			map[string]solved{"b": status(backends.Infeasible)}, []solved{opt(0, 0, 0)}, Infeasible, 0},
+		{"agreed optimum refuted by a better verified point", []string{"a", "b"},
+			map[string]solved{"b": opt(2, 1, 1)}, []solved{opt(1, 1, 0)}, Unknown, 0},
+		{"agreed unboundedness", []string{"a", "b"},
+			map[string]solved{"b": status(backends.Unbounded)}, nil, Unbounded, 0},
+		{"no other backend", []string{"a"}, map[string]solved{"a": opt(1, 1, 0)}, nil, Unknown, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := &runner{all: tc.all}
+			every := append([]solved(nil), tc.extra...)
+			for _, s := range tc.cert {
+				every = append(every, s)
+			}
+			ref, source := r.agreement(m, "a", tc.cert, every)
+			if ref.Status != tc.want || ref.Status == Optimal && math.Abs(ref.Objective-tc.wantOb) > 1e-6 {
+				t.Errorf("reference %v (%s), want %s %g", ref, source, tc.want, tc.wantOb)
+			}
+			if ref.Status == Optimal && ref.Slack <= 0 {
+				t.Errorf("agreed optimum without slack")
+			}
+		})
 	}
 }
 

@@ -13,8 +13,8 @@
 //
 // # Generator
 //
-// Generate (and GenerateAt, its reproducible form) draws one Case from four
-// families, with the weights of GenConfig (DefaultWeights: 35/25/20/20):
+// Generate (and GenerateAt, its reproducible form) draws one Case from five
+// families, with the weights of GenConfig (DefaultWeights: 30/25/20/15/10):
 //
 //   - FamilyEnumerable: pure-integer models on a box of at most GenConfig.EnumLimit
 //     points — equality-heavy, ranged rows, tight and fixed bounds, magnitude mixes,
@@ -32,8 +32,11 @@
 //     solver that takes an unbounded relaxation for an unbounded MILP. Truth:
 //     Infeasible.
 //   - FamilyMixed: bounded mixed-integer models (fractional bounds, big-M links,
-//     free epigraph columns the objective keeps bounded). Truth: Unknown; the runner
-//     takes the reference from the other backends.
+//     free epigraph columns the objective keeps bounded), half of them with rows
+//     around the box's midpoint like backendtest.RandomMixed. Truth: Unknown; the
+//     runner takes the reference from the other backends.
+//   - FamilyDecimal: the shape of the small models random-MILP fuzzers caught HiGHS
+//     presolve with (wide bounds, two-decimal coefficients). Truth: Unknown.
 //
 // Overall about a third of the models are infeasible and a quarter unbounded. The
 // evidence behind a planted truth travels with the case (Case.Ray, Case.Proof,

@@ -42,6 +42,11 @@ func (a Answer) String() string {
 type Truth struct {
 	Status    Answer
 	Objective float64 // meaningful only when Status is Optimal
+	// Slack is how far the true optimum may lie from Objective: 0 when it is known
+	// by enumeration, ObjTol·max(1, |Objective|) when it is the optimum other
+	// backends agree on (their answers carry their tolerances). Judge widens its
+	// objective tolerance by it.
+	Slack float64
 }
 
 // String formats the truth for reports, e.g. "optimal -12" or "infeasible".
@@ -58,15 +63,15 @@ type Family string
 
 // The generator families. Each is drawn at random with the weight GenConfig gives it.
 const (
-	// FamilyEnumerable models are pure-integer with a small box (the product of the column
-	// ranges is at most GenConfig.EnumLimit): equality-heavy, ranged rows, tight and
-	// fixed bounds, coefficient magnitude mixes, and traps that make many of them
-	// infeasible (a row whose coefficients share a divisor the right-hand side lacks,
-	// two rows on multiples of one expression with disjoint ranges, shifted
-	// equalities). Some add "implied-free" integer columns: free or one-sided columns
-	// fixed by an equality on the box columns, the bait for presolve's substitutions;
-	// the enumeration then runs on a twin model whose bounds are the implied range.
-	// Truth: enumeration with backendtest.BruteForce.
+	// FamilyEnumerable models are pure-integer with a small box (the product of the
+	// column ranges is at most GenConfig.EnumLimit): equality-heavy, ranged rows,
+	// tight and fixed bounds, coefficient magnitude mixes, and traps that make many
+	// of them infeasible (a row whose coefficients share a divisor the right-hand
+	// side lacks, two rows on multiples of one expression with disjoint ranges,
+	// shifted equalities). Some add "implied-free" integer columns: free or
+	// one-sided columns fixed by an equality on the box columns, the bait for
+	// presolve's substitutions; the enumeration then runs on a twin model whose
+	// bounds are the implied range. Truth: enumeration with backendtest.BruteForce.
 	FamilyEnumerable Family = "enumerable"
 	// FamilyUnbounded models are planted: a feasible integer point x0 and an integer
 	// direction d with A·d = 0 on equality and ranged rows, A·d of the right sign on
@@ -74,36 +79,51 @@ const (
 	// one-sided MI/PL bounds), and c·d strictly improving. Truth: Unbounded; Case.Ray
 	// holds x0 and d.
 	FamilyUnbounded Family = "unbounded"
-	// FamilyInfeasible models are planted among free and one-sided columns, so that no
-	// enumeration could decide them: a Farkas certificate over two to four rows
+	// FamilyInfeasible models are planted among free and one-sided columns, so that
+	// no enumeration could decide them: a Farkas certificate over two to four rows
 	// (x+y ≤ 1 and x+y ≥ 2, generalised) or an integer congruence (an equality whose
-	// integer coefficients share a divisor g that the right-hand side lacks, alone or
-	// hidden as the difference of two equalities). Many of them have an unbounded LP
-	// relaxation once the certificate rows are dropped: the bait for "infeasible or
-	// unbounded". Truth: Infeasible; Case.Proof holds the certificate.
+	// integer coefficients share a divisor g that the right-hand side lacks, alone
+	// or hidden as the difference of two equalities). Many of them have an
+	// unbounded LP relaxation once the certificate rows are dropped: the bait for
+	// "infeasible or unbounded". Truth: Infeasible; Case.Proof holds the
+	// certificate.
 	FamilyInfeasible Family = "infeasible"
 	// FamilyMixed models are bounded mixed-integer programs: continuous columns with
 	// fractional bounds, integers, binaries linked to continuous columns by big-M
 	// rows, equality and ranged rows, magnitude mixes, and free "absolute value"
-	// epigraph columns that the objective keeps bounded. Truth: Unknown; the runner
-	// takes the reference from the agreement of the other backends.
+	// epigraph columns that the objective keeps bounded. Rows are placed around a
+	// planted point, or (half of them) around the box's midpoint as in
+	// backendtest.RandomMixed, whose models have caught HiGHS 1.10's MIP presolve.
+	// Truth: Unknown; the runner takes the reference from the agreement of the
+	// other backends.
 	FamilyMixed Family = "mixed"
+	// FamilyDecimal models copy the shape of the small models on which random-MILP
+	// fuzzers found HiGHS presolve bugs: wide bounds around [-100, 100], half the
+	// columns integer, two-decimal coefficients, right-hand sides with four
+	// decimals. Truth: Unknown, as for FamilyMixed.
+	FamilyDecimal Family = "decimal"
 )
 
 // Families lists the generator families in a fixed order.
 func Families() []Family {
-	return []Family{FamilyEnumerable, FamilyUnbounded, FamilyInfeasible, FamilyMixed}
+	return []Family{FamilyEnumerable, FamilyUnbounded, FamilyInfeasible, FamilyMixed, FamilyDecimal}
 }
 
 // Weights are the relative frequencies of the families. Only ratios matter.
 type Weights struct {
-	Enumerable, Unbounded, Infeasible, Mixed float64
+	Enumerable, Unbounded, Infeasible, Mixed, Decimal float64
 }
 
 // DefaultWeights are the weights GenConfig uses when all are zero. With them about a
-// third of all models are infeasible and a quarter unbounded.
+// third of all models are infeasible and a quarter unbounded, and a quarter are left
+// to the agreement of the backends.
 func DefaultWeights() Weights {
-	return Weights{Enumerable: 0.35, Unbounded: 0.25, Infeasible: 0.2, Mixed: 0.2}
+	return Weights{Enumerable: 0.3, Unbounded: 0.25, Infeasible: 0.2, Mixed: 0.15, Decimal: 0.1}
+}
+
+// total returns the sum of the weights.
+func (w Weights) total() float64 {
+	return w.Enumerable + w.Unbounded + w.Infeasible + w.Mixed + w.Decimal
 }
 
 // GenConfig controls Generate. The zero value is the default configuration.
@@ -132,12 +152,12 @@ func (c GenConfig) normalized() GenConfig {
 		c.MaxVars = c.MinVars
 	}
 	w := &c.Weights
-	for _, p := range []*float64{&w.Enumerable, &w.Unbounded, &w.Infeasible, &w.Mixed} {
+	for _, p := range []*float64{&w.Enumerable, &w.Unbounded, &w.Infeasible, &w.Mixed, &w.Decimal} {
 		if !(*p > 0) || math.IsInf(*p, 1) {
 			*p = 0
 		}
 	}
-	if w.Enumerable+w.Unbounded+w.Infeasible+w.Mixed == 0 {
+	if w.total() == 0 {
 		*w = DefaultWeights()
 	}
 	if c.EnumLimit <= 0 {
@@ -200,7 +220,7 @@ func Generate(rng *rand.Rand, cfg GenConfig) Case {
 	cfg = cfg.normalized()
 	w := cfg.Weights
 	n := cfg.MinVars + rng.IntN(cfg.MaxVars-cfg.MinVars+1)
-	r := rng.Float64() * (w.Enumerable + w.Unbounded + w.Infeasible + w.Mixed)
+	r := rng.Float64() * w.total()
 	switch {
 	case r < w.Enumerable:
 		return genEnumerable(rng, n, cfg.EnumLimit)
@@ -208,8 +228,10 @@ func Generate(rng *rand.Rand, cfg GenConfig) Case {
 		return genUnbounded(rng, n)
 	case r < w.Enumerable+w.Unbounded+w.Infeasible:
 		return genInfeasible(rng, n)
+	case r < w.Enumerable+w.Unbounded+w.Infeasible+w.Mixed:
+		return genMixed(rng, n)
 	}
-	return genMixed(rng, n)
+	return genDecimal(rng, n)
 }
 
 // builder collects a model's columns in dense form while a family builds it.

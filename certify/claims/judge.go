@@ -155,7 +155,7 @@ func Judge(m *model.Model, c Claim, ref Truth, opts backends.Options) Judgement 
 	}
 	sign := float64(m.Sense())
 	if ref.Status == Optimal {
-		opt, tol := ref.Objective, objTol(ref.Objective, opts)
+		opt, tol := ref.Objective, objTol(ref.Objective, opts)+ref.Slack
 		if c.Status == backends.Optimal {
 			if !(math.Abs(c.Objective-opt) <= tol) {
 				return Judgement{WrongOptimum, fmt.Sprintf("optimal %.10g, true optimum %.10g", c.Objective, opt)}

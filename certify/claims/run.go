@@ -93,7 +93,7 @@ type WrongClaim struct {
 
 // Report is the outcome of Run.
 type Report struct {
-	N         int // models judged (fewer than RunConfig.N when the run was cancelled)
+	N         int // models solved and judged (fewer than RunConfig.N when the run was cancelled)
 	Seed      uint64
 	Gen       GenConfig // normalised
 	TimeLimit time.Duration
@@ -407,6 +407,9 @@ func (r *runner) agreement(m *model.Model, judged string, cert map[string]solved
 			return Truth{}, "no agreement"
 		}
 		t := Truth{Status: answerOf(c.Status), Objective: c.Objective}
+		if t.Status != Optimal {
+			t.Objective = 0
+		}
 		if n == 0 {
 			ref = t
 		} else if t.Status != ref.Status || t.Status == Optimal &&
@@ -424,6 +427,9 @@ func (r *runner) agreement(m *model.Model, judged string, cert map[string]solved
 	if n == 0 || ref.Status == Optimal && !backed {
 		return Truth{}, "no agreement"
 	}
+	if ref.Status == Optimal {
+		ref.Slack = ObjTol * math.Max(1, math.Abs(ref.Objective))
+	}
 	sign := float64(m.Sense())
 	for _, s := range every {
 		if s.claim.Values == nil {
@@ -433,7 +439,7 @@ func (r *runner) agreement(m *model.Model, judged string, cert map[string]solved
 		if err != nil || !rep.Feasible() {
 			continue
 		}
-		if ref.Status == Infeasible || ref.Status == Optimal && sign*(rep.Objective-ref.Objective) < -objTol(ref.Objective, r.opts) {
+		if ref.Status == Infeasible || ref.Status == Optimal && sign*(rep.Objective-ref.Objective) < -objTol(ref.Objective, r.opts)-ref.Slack {
 			return Truth{}, "refuted agreement"
 		}
 	}
