@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
@@ -101,9 +102,7 @@ func (s Shard) Owns(key string) bool {
 	if s.Count <= 1 {
 		return true
 	}
-	h := fnv.New64a()
-	io.WriteString(h, key)
-	return int(h.Sum64()%uint64(s.Count)) == s.Index-1
+	return shardOf(key, s.Count) == s.Index-1
 }
 
 func keyHash(key string) uint64 {
@@ -168,6 +167,16 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 	if o.Output == "" {
 		return SweepSummary{}, errors.New("sweep: no output file")
 	}
+	// One writer per results file: a second sweep appending to the same file (a
+	// resubmitted cluster task while the first still runs) would duplicate jobs.
+	f, err := os.OpenFile(o.Output, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return SweepSummary{}, fmt.Errorf("sweep: open results: %w", err)
+	}
+	defer f.Close()
+	if err := lockResults(f); err != nil {
+		return SweepSummary{}, fmt.Errorf("sweep: %s: %w", o.Output, err)
+	}
 	done, err := repairAndReadKeys(o.Output)
 	if err != nil {
 		return SweepSummary{}, err
@@ -206,11 +215,6 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 	if len(todo) == 0 {
 		return sum, nil
 	}
-	f, err := os.OpenFile(o.Output, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return sum, fmt.Errorf("sweep: open results: %w", err)
-	}
-	defer f.Close()
 
 	jobs := make(chan Job)
 	recs := make(chan *Record)
@@ -480,4 +484,78 @@ func Merge(out string, inputs []string) (MergeResult, error) {
 		return res, fmt.Errorf("merge: %w", err)
 	}
 	return res, nil
+}
+
+// ErrResultsBusy says that another sweep is writing the same results file.
+var ErrResultsBusy = errors.New("bench: results file in use by another running sweep")
+
+// lockResults takes an exclusive advisory lock on the open results file for the
+// life of f, or fails at once with ErrResultsBusy.
+func lockResults(f *os.File) error {
+	err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		return ErrResultsBusy
+	}
+	if err != nil {
+		return fmt.Errorf("lock: %w", err)
+	}
+	return nil
+}
+
+// ShardState is the progress of one shard of a plan: its jobs, how many have a
+// record in the shard's results file, and the jobs that have none yet.
+type ShardState struct {
+	Shard   Shard
+	Jobs    int
+	Done    int
+	Missing []Job
+}
+
+// ShardStates reads, for each of the n shards of plan, the results file path(shard)
+// and returns the shards' states in shard order. A file that does not exist means
+// that no job of the shard is done; records whose key is not one of the shard's jobs
+// are ignored. A failed job counts as done, as it does for resume.
+func ShardStates(plan *Plan, n int, path func(Shard) string) ([]ShardState, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("shard states: %d shards", n)
+	}
+	states := make([]ShardState, n)
+	for i := range states {
+		states[i].Shard = Shard{Index: i + 1, Count: n}
+	}
+	done := make([]map[string]bool, n)
+	for i := range states {
+		p := path(states[i].Shard)
+		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		recs, err := ReadRecords(p)
+		if err != nil {
+			return nil, fmt.Errorf("shard %s: %w", states[i].Shard, err)
+		}
+		done[i] = make(map[string]bool, len(recs))
+		for _, r := range recs {
+			done[i][r.Key] = true
+		}
+	}
+	for _, j := range plan.Jobs {
+		i := shardOf(j.Key, n)
+		states[i].Jobs++
+		if done[i][j.Key] {
+			states[i].Done++
+		} else {
+			states[i].Missing = append(states[i].Missing, j)
+		}
+	}
+	return states, nil
+}
+
+// shardOf is the 0-based shard of n that owns key (Shard.Owns).
+func shardOf(key string, n int) int {
+	if n <= 1 {
+		return 0
+	}
+	h := fnv.New64a()
+	io.WriteString(h, key)
+	return int(h.Sum64() % uint64(n))
 }
