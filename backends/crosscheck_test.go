@@ -11,6 +11,7 @@ import (
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/backendtest"
+	"github.com/schedopt/schedopt/backends/cbc"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
 	"github.com/schedopt/schedopt/model"
@@ -19,7 +20,7 @@ import (
 // crossTol is the relative tolerance within which the two backends' optima agree.
 const crossTol = 1e-6
 
-func solvers() []backends.Solver { return []backends.Solver{highs.New(), lpsolve.New()} }
+func solvers() []backends.Solver { return []backends.Solver{highs.New(), lpsolve.New(), cbc.New()} }
 
 // TestCrossCheckPureInteger solves random pure-integer MILPs with both backends at
 // gap 0 and compares each with brute-force enumeration.

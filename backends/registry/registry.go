@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/cbc"
 	"github.com/schedopt/schedopt/backends/highs"
 	"github.com/schedopt/schedopt/backends/lpsolve"
 )
@@ -32,6 +33,7 @@ func entries() []entry {
 	return []entry{
 		{HiGHS, func() backends.Solver { return highs.New() }, func() string { return "HiGHS " + highs.Version() }},
 		{LPSolve, func() backends.Solver { return lpsolve.New() }, func() string { return "lp_solve " + lpsolve.Version() }},
+		{CBC, func() backends.Solver { return cbc.New() }, func() string { return "CBC " + cbc.Version() }},
 	}
 }
 
