@@ -130,6 +130,7 @@ or usage (one line on stderr naming the file, the field and the reason), 1 other
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newSolveCmd(e), newExportCmd(e), newSolveMPSCmd(e), newGenCmd(e), newBenchCmd(e),
 		newFrontCmd(e), newVersionCmd(e))
+	root.AddCommand(newMapCmd(e))
 	return root
 }
 
