@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,10 @@ type Policy struct {
 	// when two solves without a verified point disagree and, with Certify, confirms
 	// every optimum. nil: no second opinion is available.
 	Second backends.Solver
+	// Third is a further independent backend, asked when the first two paths leave a
+	// claim undecided (for example an infeasibility that only a presolve can prove,
+	// on a model whose second backend loops). nil: none.
+	Third backends.Solver
 	// Certify confirms every optimum, however long the first solve took, with Second
 	// (with the first backend without presolve when Second is nil): a re-solve with
 	// an objective cutoff just better than the claimed value must come back
@@ -152,7 +157,7 @@ func Solve(ctx context.Context, s backends.Solver, m *model.Model, opts backends
 		return Result{Result: raw, Certificate: Certificate{Method: "raw solver claim (certification off)",
 			Solves: []Attempt{{Backend: s.Name(), Purpose: PurposeSolve, Status: string(raw.Status), Seconds: raw.Time.Seconds()}}}}, nil
 	}
-	c := &certifier{m: m, opts: opts, p: p, first: s, begin: time.Now()}
+	c := &certifier{m: m, opts: opts, p: p, first: s, begin: time.Now(), tried: map[tried]bool{}, discredited: map[path]bool{}}
 	l, err := c.solve(ctx, s, opts.Presolve, m, PurposeSolve, opts)
 	if err != nil {
 		return Result{}, err
@@ -175,6 +180,12 @@ type certifier struct {
 	cert  Certificate
 	// firstTime is the first solve's time, the yardstick of confirmation budgets.
 	firstTime time.Duration
+	// tried records the paths already taken on each model (m, its feasibility and
+	// cutoff models), so that every further look is a new one.
+	tried map[tried]bool
+	// discredited holds the paths that made a claim the policy refuted: they are
+	// never asked to confirm anything afterwards.
+	discredited map[path]bool
 	steps []string // what established the status, in words, for Certificate.Method
 	notes []string
 }
@@ -193,7 +204,7 @@ type look struct {
 }
 
 // maxDepth bounds how often a refuted claim leads to another solve.
-const maxDepth = 2
+const maxDepth = 3
 
 func (c *certifier) result(r backends.Result) Result {
 	r.Time = time.Since(c.begin)
@@ -229,6 +240,7 @@ func (c *certifier) solve(ctx context.Context, s backends.Solver, pre backends.P
 	if pre == backends.PresolveOff && presolves(s) {
 		who += " (presolve off)"
 	}
+	c.tried[tried{m, s, pre}] = true
 	raw, err := s.Solve(ctx, m, opts)
 	if err != nil {
 		return look{}, fmt.Errorf("certify: %s on %s: %w", purpose, who, err)
@@ -287,6 +299,7 @@ func (c *certifier) certify(ctx context.Context, l look, depth int) (backends.Re
 // The model is solved again by another path; when none is left, the result is a
 // NumericalError naming the worst violation.
 func (c *certifier) violatingPoint(ctx context.Context, l look, depth int) (backends.Result, error) {
+	c.discredit(l)
 	c.notes = append(c.notes, fmt.Sprintf("%s returned a point that violates the model: %s", l.who, l.worst))
 	if alt, ok := c.other(l, depth); ok {
 		l2, err := c.solve(ctx, alt.s, alt.pre, c.m, PurposeConfirm, c.confirmOpts())
@@ -311,12 +324,14 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	if !c.p.Certify && !(mip && quick) {
 		return l.res, nil
 	}
-	var alt path
-	var ok bool
-	if c.p.Certify && c.p.Second != nil {
+	z := l.res.Objective
+	cut, delta := c.cutoffModel(z)
+	// Any path other than the claim's own will do: the cutoff model is new to all.
+	lc := l
+	lc.model = cut
+	alt, ok := c.other(lc, depth)
+	if c.p.Certify && c.p.Second != nil && c.p.Second != l.solver {
 		alt, ok = path{c.p.Second, backends.PresolveAuto}, true
-	} else {
-		alt, ok = c.other(l, depth)
 	}
 	if !ok {
 		return l.res, nil
@@ -325,8 +340,6 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	if c.p.Certify && c.opts.TimeLimit == 0 {
 		opts.TimeLimit = 0 // asked for: as long as it takes
 	}
-	z := l.res.Objective
-	cut, delta := c.cutoffModel(z)
 	l2, err := c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts)
 	if err != nil {
 		return backends.Result{}, err
@@ -341,6 +354,7 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 		// A verified point better than the claim by more than the gaps: the claim was
 		// wrong. The cutoff model's optimum is the original's, since the true optimum
 		// lies beyond the cutoff.
+		c.discredit(l)
 		c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
 		c.steps = c.steps[:0]
 		if l2.res.Status == backends.Optimal {
@@ -376,6 +390,7 @@ func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends
 		}
 		return l2.res, nil
 	case refuted:
+		c.discredit(l)
 		c.notes = append(c.notes, fmt.Sprintf("%s claimed infeasibility; %s found a verified point", l.who, l2.who))
 		return c.certify(ctx, l2, depth+1)
 	}
@@ -399,9 +414,13 @@ const (
 func (c *certifier) confirmInfeasible(ctx context.Context, l look, depth int) (verdict, look, error) {
 	last := l
 	for range 2 {
-		alt, ok := c.other(last, depth)
-		if !ok || (last.who != l.who && alt.s == last.solver) {
-			break // a further look at the same backend proves little
+		var skip []backends.Solver
+		if last.who != l.who {
+			skip = append(skip, last.solver) // a further look at a backend that just gave up proves little
+		}
+		alt, ok := c.other(last, depth, skip...)
+		if !ok {
+			break
 		}
 		next, err := c.solve(ctx, alt.s, alt.pre, l.model, purposeOf(l), c.confirmOpts())
 		if err != nil {
@@ -452,10 +471,16 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 		if lf.res.Status == backends.Infeasible {
 			v, lf2, err = c.confirmInfeasible(ctx, lf, depth)
 		} else if alt, ok := c.other(lf, depth); ok {
-			// No point and no claim (a time limit, a violating point): one more look.
+			// No point and no claim (a time limit, a violating point): one more look,
+			// whose own infeasibility claim needs its confirmation in turn.
 			lf2, err = c.solve(ctx, alt.s, alt.pre, feas, PurposeFeasibility, c.confirmOpts())
-			if lf2.verified {
+			switch {
+			case err != nil:
+			case lf2.verified:
 				v = refuted
+			case lf2.res.Status == backends.Infeasible:
+				lf = lf2
+				v, lf2, err = c.confirmInfeasible(ctx, lf2, depth+1)
 			}
 		}
 		if err != nil {
@@ -472,6 +497,7 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 			return unconfirmed(l.res, fmt.Sprintf("the feasibility solves ended without an answer (%s: %s)", lf.who, lf.res.Status)), nil
 		}
 		if lf.res.Status == backends.Infeasible {
+			c.discredit(lf)
 			c.notes = append(c.notes, fmt.Sprintf("the feasibility solve on %s claimed infeasibility; %s found a verified point", lf.who, lf2.who))
 		}
 		lf = lf2
@@ -493,6 +519,7 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 	}
 	// Bounded and feasible: the claim was wrong. Solve for the optimum, starting from
 	// the feasible point.
+	c.discredit(l)
 	c.notes = append(c.notes, fmt.Sprintf("%s claimed %s, but the model has a feasible point and no improving ray", l.who, l.res.Status))
 	start := c.m.Clone()
 	start.ClearStart()
@@ -533,21 +560,44 @@ type path struct {
 	pre backends.Presolve
 }
 
-// other returns an independent path for a second look at l's claim: the same
-// backend without presolve when l ran with it, otherwise Second. ok is false when no
-// such path is left, or when depth has reached maxDepth.
-func (c *certifier) other(l look, depth int) (path, bool) {
+// discredit records that l's path made a claim the policy refuted.
+func (c *certifier) discredit(l look) { c.discredited[path{l.solver, l.presolve}] = true }
+
+// tried identifies a path taken on a model.
+type tried struct {
+	m   *model.Model
+	s   backends.Solver
+	pre backends.Presolve
+}
+
+// other returns a new path for another look at l's model: first the same backend
+// without presolve when l ran with it (cheap, and off the path of the presolve bugs),
+// then the first backend, Second and Third, each with and without presolve, skipping
+// paths already taken on that model and backends in skip. ok is false when none is
+// left, or when depth has reached maxDepth.
+func (c *certifier) other(l look, depth int, skip ...backends.Solver) (path, bool) {
 	if depth >= maxDepth {
 		return path{}, false
 	}
+	var cands []path
 	if presolves(l.solver) && l.presolve != backends.PresolveOff {
-		return path{l.solver, backends.PresolveOff}, true
+		cands = append(cands, path{l.solver, backends.PresolveOff})
 	}
-	if c.p.Second != nil && c.p.Second != l.solver {
-		return path{c.p.Second, backends.PresolveAuto}, true
+	cands = append(cands, path{c.first, c.opts.Presolve})
+	for _, s := range []backends.Solver{c.first, c.p.Second, c.p.Third} {
+		if s == nil {
+			continue
+		}
+		cands = append(cands, path{s, backends.PresolveAuto})
+		if presolves(s) {
+			cands = append(cands, path{s, backends.PresolveOff})
+		}
 	}
-	if c.p.Second != nil && l.solver != c.first {
-		return path{c.first, backends.PresolveOff}, true
+	for _, p := range cands {
+		if p.s == l.solver && p.pre == l.presolve || c.tried[tried{l.model, p.s, p.pre}] || c.discredited[p] || slices.Contains(skip, p.s) {
+			continue
+		}
+		return p, true
 	}
 	return path{}, false
 }

@@ -119,7 +119,7 @@ func TestPolicy(t *testing.T) {
 		{"false infeasibility refuted, the optimum confirmed by the second backend", knapsack, noSolution(backends.Infeasible), true, true, false,
 			want{backends.Optimal, 9, true, "cutoff solve on lpsolve infeasible"}},
 		{"false infeasibility of a backend without presolve refuted by the second backend", knapsack, noSolution(backends.Infeasible), false, true, false,
-			want{backends.Optimal, 9, true, "cutoff solve on liar infeasible"}},
+			want{backends.Optimal, 9, false, "solver proof, point verified"}}, // the liar is discredited, no third backend
 		{"wrong optimum refuted by the cutoff solve", knapsack, func(m *model.Model, r backends.Result) backends.Result {
 			r.Values = []float64{1, 0, 1} // feasible, objective 8 < 9
 			r.Objective, r.Bound = 8, 8

@@ -63,46 +63,27 @@ func unknownBackend(field, name string) error {
 		name, strings.Join(MILPBackends(), ", "), Exact, HeuristicPrefix)
 }
 
-// secondChoices lists, per backend, the backends that make the best second opinion,
-// best first: a solver with another code base (CBC for HiGHS), and HiGHS, the most
-// reliable, for the others.
-var secondChoices = map[string][]string{
-	registry.HiGHS:   {registry.CBC, registry.LPSolve},
-	registry.LPSolve: {registry.HiGHS, registry.CBC},
-	registry.CBC:     {registry.HiGHS, registry.LPSolve},
-}
-
-// SecondBackend returns the name of the registered backend that gives the second
-// opinion on claims of the backend called name, or "" when none is registered.
-func SecondBackend(name string) string {
-	for _, s := range secondChoices[name] {
-		if registry.Has(s) {
-			return s
-		}
-	}
-	for _, s := range registry.Names() {
-		if s != name {
-			return s
-		}
-	}
-	return ""
-}
-
 // NewPolicy returns the certification policy for solves on the backend called name:
-// the default policy with SecondBackend(name) as the second opinion, and with
-// certifyAll every optimum confirmed by it (--certify). Exact and heuristic backends
-// make no MILP claims and get the zero policy.
+// the default policy with the best other backends (registry.Others) as second and
+// third opinions, and with certifyAll every optimum confirmed by the second
+// (--certify). Exact and heuristic backends make no MILP claims and get the zero
+// policy.
 func NewPolicy(name string, certifyAll bool) (certify.Policy, error) {
 	if !registry.Has(name) {
 		return certify.Policy{}, nil
 	}
 	p := certify.Policy{Certify: certifyAll}
-	if second := SecondBackend(name); second != "" {
-		s, err := registry.New(second)
+	for i, other := range registry.Others(name) {
+		s, err := registry.New(other)
 		if err != nil {
 			return p, err
 		}
-		p.Second = s
+		switch i {
+		case 0:
+			p.Second = s
+		case 1:
+			p.Third = s
+		}
 	}
 	return p, nil
 }

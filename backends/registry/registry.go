@@ -67,3 +67,22 @@ func Versions() map[string]string {
 	}
 	return v
 }
+
+// Others returns the registered backends other than name, best second opinion first:
+// a solver with another code base (CBC for HiGHS), then HiGHS, the most reliable, for
+// the others. The certification policy asks them, in this order, when a claim of
+// name's needs an independent look.
+func Others(name string) []string {
+	prefs := map[string][]string{
+		HiGHS:   {CBC, LPSolve},
+		LPSolve: {HiGHS, CBC},
+		CBC:     {HiGHS, LPSolve},
+	}[name]
+	var out []string
+	for _, p := range append(prefs, Names()...) {
+		if p != name && Has(p) && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}

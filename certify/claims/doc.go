@@ -56,7 +56,7 @@
 //
 // Run solves RunConfig.N models with every backend named in RunConfig.Backends, each
 // twice (raw: certify.Policy{Off: true}; certified: the default policy with the
-// second backend SecondFor names), with gap 0, one thread and a per-solve time
+// second and third backends registry.Others names), with gap 0, one thread and a per-solve time
 // limit, over RunConfig.Workers goroutines. Models whose truth is Unknown are judged
 // against the answer all other registered backends' certified solves agree on; when
 // they disagree the model is not judged (bad points still count). The Report holds

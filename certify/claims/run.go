@@ -124,30 +124,6 @@ func (r *Report) Tally(backend string, mode Mode) *Tally {
 	return nil
 }
 
-// SecondFor returns the backend that confirms name's claims in the certified mode:
-// for highs CBC when registered, else lp_solve; for lp_solve and CBC, HiGHS; for any
-// other backend the first other registered one. "" when there is none.
-func SecondFor(name string) string {
-	var prefs []string
-	switch name {
-	case registry.HiGHS:
-		prefs = []string{registry.CBC, registry.LPSolve}
-	case registry.LPSolve, registry.CBC:
-		prefs = []string{registry.HiGHS}
-	}
-	for _, p := range prefs {
-		if registry.Has(p) {
-			return p
-		}
-	}
-	for _, p := range registry.Names() {
-		if p != name {
-			return p
-		}
-	}
-	return ""
-}
-
 // solved is one solve's claim and wall time.
 type solved struct {
 	claim   Claim
@@ -186,7 +162,7 @@ type runner struct {
 // Run generates cfg.N models and judges every claim the backends make on them, raw
 // and certified. For each model and backend it solves twice with one thread, gap 0
 // and cfg.TimeLimit: raw (certify.Policy{Off: true}) and certified (the default
-// policy with Second = SecondFor(backend)). The reference answer is the case's Truth
+// policy with Second and Third from registry.Others(backend)). The reference answer is the case's Truth
 // when the generator knows it; otherwise the certified answer all other registered
 // backends agree on (same definite status, optima within ObjTol), provided a
 // verified point backs an agreed optimum and no verified point from any solve of the
@@ -321,8 +297,13 @@ func (r *runner) solve(ctx context.Context, name string, m *model.Model, mode Mo
 	p := certify.Policy{Off: true}
 	if mode == Certified {
 		p = certify.Policy{}
-		if second := SecondFor(name); second != "" {
-			p.Second = r.solvers[second]
+		for i, other := range registry.Others(name) {
+			switch i {
+			case 0:
+				p.Second = r.solvers[other]
+			case 1:
+				p.Third = r.solvers[other]
+			}
 		}
 	}
 	begin := time.Now()
