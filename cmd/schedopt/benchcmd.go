@@ -17,7 +17,7 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd := newBenchRunCmd(e, "bench SPEC.json")
 	run := newBenchRunCmd(e, "run SPEC.json")
 	run.Short = "Run a sweep (the same as schedopt bench SPEC.json)"
-	cmd.AddCommand(run, newBenchMergeCmd(e), newBenchReportCmd(e))
+	cmd.AddCommand(run, newBenchMergeCmd(e), newBenchReportCmd(e), newBenchStatusCmd(e))
 	return cmd
 }
 
@@ -28,6 +28,7 @@ func newBenchRunCmd(e *env, use string) *cobra.Command {
 	var workers int
 	var scale float64
 	var dryRun, noPlots, strict bool
+	var sl slurmFlags
 	cmd := &cobra.Command{
 		Use:   use,
 		Short: "Run a sweep of instances × backends × time limits × gaps",
@@ -54,6 +55,9 @@ CSV reports and the plots.`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			specPath := args[0]
+			if err := sl.check(cmd.Flags()); err != nil {
+				return err
+			}
 			var shard bench.Shard
 			if shardStr != "" {
 				s, err := bench.ParseShard(shardStr)
@@ -78,6 +82,9 @@ CSV reports and the plots.`,
 			}
 			if out == "" {
 				out = defaultResultsPath(specPath, shard)
+			}
+			if sl.on {
+				return runSlurm(cmd.Context(), e, specPath, out, scale, cmd.Flags().Changed("time-scale"), reportDir, dryRun, strict, &sl, plan)
 			}
 			fmt.Fprintf(e.stderr, "%d instance(s), %d job(s)", len(plan.Instances), len(plan.Jobs))
 			if shard.Count > 1 {
@@ -136,7 +143,8 @@ CSV reports and the plots.`,
 	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV) and plots to this directory")
 	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
 	fl.BoolVar(&strict, "strict", false, "exit with status 1 when any two answers disagree or any job failed")
-	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them")
+	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them (with --slurm: print the scripts and sbatch commands)")
+	sl.add(fl)
 	return cmd
 }
 
