@@ -308,7 +308,11 @@ func runIsoenergy(ctx context.Context, e *env, f *isoenergyFlags, xScaleSet, ySc
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "verify: %d points, largest relative difference from the 1024-bit (4.16): %.3g\n", len(mp.Points), worst)
+		ref := "the 1024-bit evaluation of (4.16)"
+		if s.Model.Name() != "dlt" {
+			ref = "the law's formula"
+		}
+		fmt.Fprintf(e.stdout, "verify: %d points, largest relative difference from %s: %.3g\n", len(mp.Points), ref, worst)
 		if worst > verifyTol {
 			return exitError{code: exitFailure, msg: fmt.Sprintf("verify: a traced point is %.3g off its level (tolerance %g)", worst, verifyTol)}
 		}

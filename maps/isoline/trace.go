@@ -144,18 +144,37 @@ func (ax Axis) at(u float64) float64 {
 	return ax.Lo + u*(ax.Hi-ax.Lo)
 }
 
-// Trace traces every level of s. The independent axis is X unless Y is discrete (then
-// the line is traced at every integer Y and X is solved for).
+// Trace traces every level of s. When both parameters are continuous it traces each
+// level twice, along X solving for Y and along Y solving for X, so that the steep parts
+// of a line (nearly parallel to one axis) are sampled as densely as its flat parts;
+// Map.Points holds the points of both passes and Map.Lines the branches of both. When
+// one parameter is discrete (m) the line is traced at every integer of it, solving for
+// the other.
 func Trace(ctx context.Context, s Spec) (Map, error) {
 	if err := s.Check(); err != nil {
 		return Map{}, err
 	}
 	ps := s.Model.Params()
-	along, free := s.X, s.Y
-	swapped := ps[s.Y.Param].Discrete
-	if swapped {
-		along, free = s.Y, s.X
+	var out Map
+	switch {
+	case ps[s.Y.Param].Discrete:
+		return out, s.pass(ctx, &out, s.Y, s.X, true)
+	case ps[s.X.Param].Discrete:
+		return out, s.pass(ctx, &out, s.X, s.Y, false)
 	}
+	if err := s.pass(ctx, &out, s.X, s.Y, false); err != nil {
+		return Map{}, err
+	}
+	if err := s.pass(ctx, &out, s.Y, s.X, true); err != nil {
+		return Map{}, err
+	}
+	return out, nil
+}
+
+// pass traces every level along one axis, solving for the other (free), and appends
+// the points and branches to out. swapped is true when along is the Y axis.
+func (s Spec) pass(ctx context.Context, out *Map, along, free Axis, swapped bool) error {
+	ps := s.Model.Params()
 	n := s.Samples
 	if n <= 1 {
 		n = DefaultSamples
@@ -166,12 +185,11 @@ func Trace(ctx context.Context, s Spec) (Map, error) {
 	}
 	xs := Samples(along, ps[along.Param].Discrete, n, maxIntegers)
 	r := rooter{model: s.Model, axis: free, scan: scan}
-	var out Map
 	for _, level := range s.Levels {
 		var active []int // indices in out.Lines of the branches the previous sample extended
 		for _, a := range xs {
 			if err := ctx.Err(); err != nil {
-				return Map{}, fmt.Errorf("isoline: tracing level %g: %w", level, err)
+				return fmt.Errorf("isoline: tracing level %g: %w", level, err)
 			}
 			p := append([]float64(nil), s.Base...)
 			p[along.Param] = a
@@ -188,9 +206,8 @@ func Trace(ctx context.Context, s Spec) (Map, error) {
 			if len(pts) != len(active) {
 				active = active[:0]
 				for _, pt := range pts {
-					out.Lines = append(out.Lines, Line{Level: level})
+					out.Lines = append(out.Lines, Line{Level: level, Points: []Point{pt}})
 					active = append(active, len(out.Lines)-1)
-					out.Lines[len(out.Lines)-1].Points = append(out.Lines[len(out.Lines)-1].Points, pt)
 				}
 				continue
 			}
@@ -199,7 +216,7 @@ func Trace(ctx context.Context, s Spec) (Map, error) {
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // rooter finds the values of one parameter at which the energy equals a level.

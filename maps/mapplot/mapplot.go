@@ -155,17 +155,23 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 	haveGrid := len(f.Grid.X) >= 2 && len(f.Grid.Y) >= 2
 	if haveGrid {
 		hg := heatGrid{g: f.Grid, xlog: f.XLog, ylog: f.YLog}
-		lo, hi := math.Inf(1), math.Inf(-1)
+		// The colour scale spans the 2nd-98th percentiles of log10 E, so that a corner
+		// of extreme energies does not wash out the rest; beyond them the end colours.
+		var zs []float64
 		nan := false
 		for r := range f.Grid.Y {
 			for c := range f.Grid.X {
-				z := hg.Z(c, r)
-				if math.IsNaN(z) {
+				if z := hg.Z(c, r); math.IsNaN(z) {
 					nan = true
-					continue
+				} else {
+					zs = append(zs, z)
 				}
-				lo, hi = math.Min(lo, z), math.Max(hi, z)
 			}
+		}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		if len(zs) > 0 {
+			sort.Float64s(zs)
+			lo, hi = zs[len(zs)*2/100], zs[(len(zs)-1)*98/100]
 		}
 		if lo <= hi {
 			if hi-lo < 1e-9 {
@@ -176,7 +182,11 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 			hm := plotter.NewHeatMap(hg, cmap.Palette(255))
 			hm.Min, hm.Max = lo, hi
 			hm.NaN = infeasibleColor
-			hm.Rasterized = true
+			hm.Underflow, _ = cmap.At(lo)
+			hm.Overflow, _ = cmap.At(hi)
+			// Few cells (a short m axis) are drawn as rectangles: rasterizing them
+			// would blur their edges.
+			hm.Rasterized = len(f.Grid.X)*len(f.Grid.Y) > 4000
 			p.Add(hm)
 			bar = plot.New()
 			bar.BackgroundColor = color.White
@@ -184,11 +194,12 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 			if unit == "" {
 				unit = "rel."
 			}
-			bar.Title.Text = "log10 E\n[" + unit + "]"
+			bar.Title.Text = "E [" + unit + "]"
 			bar.Title.TextStyle.Font.Size = font.Length(9)
 			cb := &plotter.ColorBar{ColorMap: cmap, Vertical: true}
 			bar.Add(cb)
 			bar.HideX()
+			bar.Y.Tick.Marker = energyTicks{unit: ""}
 			bar.Y.Padding = 0
 		} else {
 			// Every node infeasible: a grey map.
@@ -198,7 +209,7 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 			p.Add(hm)
 		}
 		if nan && f.Infeasible != "" {
-			p.Legend.Add(f.Infeasible, greyBox{})
+			p.Title.Text += "\ngrey: " + f.Infeasible
 		}
 	}
 	if err := f.addLines(p); err != nil {
@@ -208,13 +219,10 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 		p.X.Min, p.X.Max = coord(f.Grid.X[0], f.XLog), coord(f.Grid.X[len(f.Grid.X)-1], f.XLog)
 		p.Y.Min, p.Y.Max = coord(f.Grid.Y[0], f.YLog), coord(f.Grid.Y[len(f.Grid.Y)-1], f.YLog)
 	}
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = font.Length(9)
 	return p, bar, nil
 }
 
-// addLines draws every branch and labels each level once, at the middle of its
-// longest branch.
+// addLines draws every branch and labels each level once, on its longest branch.
 func (f Figure) addLines(p *plot.Plot) error {
 	longest := map[float64]int{}
 	for i, l := range f.Lines {
@@ -253,9 +261,14 @@ func (f Figure) addLines(p *plot.Plot) error {
 	}
 	sort.Float64s(levels)
 	var lab plotter.XYLabels
-	for _, l := range levels {
+	for i, l := range levels {
+		// Stagger the labels along their lines so neighbouring levels do not overlap.
 		pts := f.Lines[longest[l]].Points
-		pt := pts[len(pts)/2]
+		frac := 0.5
+		if len(levels) > 1 {
+			frac = 0.2 + 0.6*float64(i)/float64(len(levels)-1)
+		}
+		pt := pts[int(frac*float64(len(pts)-1))]
 		lab.XYs = append(lab.XYs, plotter.XY{X: coord(pt.X, f.XLog), Y: coord(pt.Y, f.YLog)})
 		lab.Labels = append(lab.Labels, LevelLabel(l, f.EnergyUnit))
 	}
@@ -335,11 +348,25 @@ func decade(k int) string {
 	return "1E" + strconv.Itoa(k)
 }
 
-// greyBox is the legend thumbnail of infeasible cells.
-type greyBox struct{}
+// energyTicks labels a log10-energy axis with energies: decades on spans of more than
+// two decades, otherwise round values of E itself.
+type energyTicks struct{ unit string }
 
-// Thumbnail fills the legend's box with the infeasible colour.
-func (greyBox) Thumbnail(c *draw.Canvas) {
-	pts := []vg.Point{{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y}}
-	c.FillPolygon(infeasibleColor, pts)
+// Ticks returns the ticks between min and max (log10 E).
+func (t energyTicks) Ticks(min, max float64) []plot.Tick {
+	if max-min > 2 {
+		return logTicks{}.Ticks(min, max)
+	}
+	var ticks []plot.Tick
+	for _, tk := range (plot.DefaultTicks{}).Ticks(math.Pow(10, min), math.Pow(10, max)) {
+		if tk.Value <= 0 {
+			continue
+		}
+		lab := ""
+		if tk.Label != "" {
+			lab = LevelLabel(tk.Value, t.unit)
+		}
+		ticks = append(ticks, plot.Tick{Value: math.Log10(tk.Value), Label: lab})
+	}
+	return ticks
 }
