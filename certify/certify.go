@@ -186,8 +186,11 @@ type certifier struct {
 	// discredited holds the paths that made a claim the policy refuted: they are
 	// never asked to confirm anything afterwards.
 	discredited map[path]bool
-	steps []string // what established the status, in words, for Certificate.Method
-	notes []string
+	// The ray LP's outcome, computed once per certified solve.
+	rayDone, rayFound bool
+	rayNorm           float64
+	steps             []string // what established the status, in words, for Certificate.Method
+	notes             []string
 }
 
 // look is one solve's claim after the checks that need no solve.
@@ -376,8 +379,18 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	return l.res, nil
 }
 
-// infeasible confirms an infeasibility claim about m by another path.
+// infeasible confirms an infeasibility claim about m by another path. When m's LP
+// relaxation has an improving ray, "infeasible" and "unbounded" are easily confused
+// (CBC 2.10 reports unbounded MILPs as infeasible, with and without presolve), so
+// the claim is decided on the feasibility model instead, which has no objective to
+// be unbounded in.
 func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends.Result, error) {
+	if _, found, err := c.ray(ctx, l.solver); err != nil {
+		return backends.Result{}, err
+	} else if found {
+		c.notes = append(c.notes, fmt.Sprintf("%s claims infeasibility of a model whose relaxation has an improving ray: decided on the feasibility model", l.who))
+		return c.unboundedOrInfeasible(ctx, l, depth)
+	}
 	v, l2, err := c.confirmInfeasible(ctx, l, depth)
 	if err != nil {
 		return backends.Result{}, err
@@ -691,6 +704,18 @@ func integralObjective(m *model.Model) bool {
 // (c·d = −1 for min, +1 for max). found is false when the ray LP is infeasible or
 // the direction it returns fails the check.
 func (c *certifier) ray(ctx context.Context, s backends.Solver) (norm float64, found bool, err error) {
+	if c.rayDone {
+		return c.rayNorm, c.rayFound, nil
+	}
+	norm, found, err = c.findRay(ctx, s)
+	if err == nil {
+		c.rayDone, c.rayNorm, c.rayFound = true, norm, found
+	}
+	return norm, found, err
+}
+
+// findRay builds and solves the ray LP for ray.
+func (c *certifier) findRay(ctx context.Context, s backends.Solver) (norm float64, found bool, err error) {
 	m := c.m
 	cols, rows := m.Columns(), m.Rows()
 	r := model.New(m.Name + "_ray")

@@ -25,6 +25,11 @@ func New() *Solver { return &Solver{} }
 // Name returns "cbc", the backend's command-line name.
 func (*Solver) Name() string { return "cbc" }
 
+// PresolvesByDefault reports true: CBC runs Clp's presolve and its own MIP
+// preprocessing unless Options.Presolve is PresolveOff, so a re-solve without them
+// takes an independent path (the certification policy relies on it).
+func (*Solver) PresolvesByDefault() bool { return true }
+
 // Version returns the linked CBC library's version, e.g. "2.10.8".
 func Version() string { return version() }
 

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,15 +15,6 @@ import (
 	"github.com/schedopt/schedopt/backends/backendtest"
 	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/model"
-)
-
-// The long suite: go test ./certify/claims -run TestLongSuite -claims.n 10000
-// [-claims.out docs/claims.md] [-claims.seed 1] [-claims.timelimit 10s] -timeout 0.
-var (
-	longN     = flag.Int("claims.n", 0, "models in TestLongSuite (0 skips it)")
-	longSeed  = flag.Uint64("claims.seed", 1, "seed of TestLongSuite")
-	longOut   = flag.String("claims.out", "", "file TestLongSuite writes its Markdown report to")
-	longLimit = flag.Duration("claims.timelimit", DefaultTimeLimit, "per-solve time limit of TestLongSuite")
 )
 
 // TestGeneratorTruths checks every truth the generator claims, independently of it:
@@ -539,37 +528,5 @@ func TestShortSuite(t *testing.T) {
 			t.Errorf("certified %s on model %d (%s, %s): %s — claim %s, reference %s (%s): %s",
 				wc.Backend, wc.Index, wc.Family, wc.Variant, wc.Verdict, wc.Claim, wc.Reference, wc.Source, wc.Detail)
 		}
-	}
-}
-
-// TestLongSuite runs the long suite when -claims.n is set, and writes the Markdown
-// report to -claims.out (or the test log).
-func TestLongSuite(t *testing.T) {
-	if *longN <= 0 {
-		t.Skip("set -claims.n to run the long suite")
-	}
-	begin := time.Now()
-	rep, err := Run(context.Background(), RunConfig{N: *longN, Seed: *longSeed, TimeLimit: *longLimit,
-		Progress: func(done, total int) {
-			if done%100 == 0 || done == total {
-				fmt.Fprintf(os.Stderr, "claims: %d/%d models, %v\n", done, total, time.Since(begin).Round(time.Second))
-			}
-		}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var md strings.Builder
-	if err := rep.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	if *longOut != "" {
-		if err := os.WriteFile(*longOut, []byte(md.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	} else {
-		t.Logf("\n%s", md.String())
-	}
-	if wrong, _ := rep.Totals(Certified); wrong > 0 {
-		t.Errorf("%d wrong certified claims", wrong)
 	}
 }

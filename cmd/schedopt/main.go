@@ -23,7 +23,12 @@ const (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stdout, err := guardStdout()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "schedopt: "+err.Error())
+		stdout = os.Stdout
+	}
+	code := run(ctx, os.Args[1:], stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
@@ -129,7 +134,7 @@ or usage (one line on stderr naming the file, the field and the reason), 1 other
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newSolveCmd(e), newExportCmd(e), newSolveMPSCmd(e), newGenCmd(e), newBenchCmd(e),
-		newFrontCmd(e), newVersionCmd(e))
+		newFrontCmd(e), newClaimsCmd(e), newVersionCmd(e))
 	root.AddCommand(newMapCmd(e))
 	return root
 }
