@@ -30,9 +30,9 @@ map() { # map NAME ARGS...: one map; any failure (including --verify) stops the 
 }
 
 # §4.1: energy laws, relative units (1 = one core running the whole application).
-map fig4-1a-amdahl-m-k --model amdahl --x m --y k --set f=0.8 --x-range 1,64 --y-range 0.1,20 \
+map fig4-1a-amdahl-m-k --model amdahl --x m --y k --set f=0.8 --x-range 1,64 --y-range 1,20 \
   --x-scale linear --y-scale linear --levels 1.5,2,3,5,10,20 --title "Fig. 4.1a: Amdahl's law (m, k), f = 0.8"
-map fig4-1b-gustafson-m-k --model gustafson --x m --y k --set f=0.8 --x-range 1,64 --y-range 0.1,100 \
+map fig4-1b-gustafson-m-k --model gustafson --x m --y k --set f=0.8 --x-range 1,64 --y-range 1,100 \
   --x-scale linear --y-scale log --levels 5,10,20,30,40,50 --title "Fig. 4.1b: Gustafson's law (m, k), f = 0.8"
 map fig4-2a-amdahl-f-k --model amdahl --x f --y k --set m=1000 --x-range 0,1 --y-range 1,1000 \
   --x-scale linear --y-scale log --levels 2,5,10,50,100,300,900 --title "Fig. 4.2a: Amdahl's law (f, k), m = 1000"
