@@ -7,12 +7,14 @@ BIN   := bin/schedopt
 SPEC  ?= bench/specs/default.json
 SCALE ?= 1
 
-.PHONY: run test setup build vet clean help
+.PHONY: run test slurm-test setup build vet clean help
 
 help:
 	@echo "make run    set up, build, solve the bundled instances with HiGHS, lp_solve and the"
 	@echo "            exact oracles, print the summary and write report and plots to $(OUT)/"
-	@echo "make test   set up, then go vet ./... and go test ./..."
+	@echo "make test   set up, then go vet ./... and go test ./..., then make slurm-test"
+	@echo "make slurm-test  start a private single-node Slurm (scripts/slurm-local.sh), run sweeps"
+	@echo "            through it as job arrays (cluster/slurm, tag slurm), stop the daemons"
 
 setup:
 	@bash scripts/setup.sh
@@ -33,6 +35,17 @@ vet: setup
 test: setup
 	$(GO) vet ./...
 	$(GO) test ./...
+	$(MAKE) --no-print-directory slurm-test
+
+# The Slurm integration test runs against real slurmctld and slurmd daemons: started
+# here on private ports and state (scripts/slurm-local.sh), stopped by their pid files
+# whatever the test's outcome.
+slurm-test: build
+	@trap 'bash scripts/slurm-local.sh stop' EXIT; \
+	bash scripts/slurm-local.sh start && \
+	eval "$$(bash scripts/slurm-local.sh env)" && \
+	SCHEDOPT_BIN=$(CURDIR)/$(BIN) timeout -s KILL 600 \
+	  $(GO) test -p 1 -count=1 -tags slurm -run Integration -v ./cluster/slurm/
 
 clean:
 	rm -rf bin $(OUT)

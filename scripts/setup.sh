@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh installs everything schedopt needs on a fresh Debian bookworm machine:
-# build tools, pkg-config, cmake, lp_solve and CBC (Debian packages) and HiGHS (built from
+# build tools, pkg-config, cmake, lp_solve and CBC (Debian packages), slurm-wlm and munge
+# (for the Slurm integration test) and HiGHS (built from
 # Debian's trixie source package, because bookworm ships none). It is idempotent and
 # returns quickly when everything is already in place.
 set -euo pipefail
@@ -41,6 +42,30 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
+fi
+
+# Slurm and munge for `make slurm-test`, which starts its own private daemons
+# (scripts/slurm-local.sh). The packages' own services are not started on install: a
+# temporary policy-rc.d refuses them, so the machine's services are left as they were.
+slurm_pkgs=()
+for p in slurm-wlm munge; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    slurm_pkgs+=("$p")
+  fi
+done
+if [ ${#slurm_pkgs[@]} -gt 0 ]; then
+  log "installing Debian packages: ${slurm_pkgs[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  policy_made=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then
+    printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+    $SUDO chmod 755 /usr/sbin/policy-rc.d
+    policy_made=1
+  fi
+  status=0
+  { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends "${slurm_pkgs[@]}" >/dev/null; } || status=$?
+  if [ -n "$policy_made" ]; then $SUDO rm -f /usr/sbin/policy-rc.d; fi
+  [ "$status" -eq 0 ] || { log "error: installing ${slurm_pkgs[*]} failed"; exit "$status"; }
 fi
 
 if pkg-config --atleast-version="$HIGHS_VERSION" highs 2>/dev/null; then
