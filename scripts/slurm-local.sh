@@ -29,11 +29,13 @@ die() { log "error: $*"; exit 1; }
 # alive PIDFILE: the pid file names a running process.
 alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 
-# port_busy PORT: something listens on the TCP port.
+# port_busy PORT: something listens on the TCP port (state 0A; connections in
+# TIME_WAIT from an earlier run do not count).
 port_busy() {
   local hex
-  hex=$(printf ':%04X ' "$1")
-  grep -q "$hex" /proc/net/tcp /proc/net/tcp6 2>/dev/null
+  hex=$(printf ':%04X' "$1")
+  awk -v p="$hex" 'FNR > 1 && substr($2, length($2) - 4) == p && $4 == "0A" {found = 1} END {exit !found}' \
+    /proc/net/tcp /proc/net/tcp6 2>/dev/null
 }
 
 # stop_pidfile NAME PIDFILE: TERM the process of the pid file, KILL it after 10 s.

@@ -135,10 +135,12 @@ func (j *Job) ArrayScript() string {
 	w := func(format string, a ...any) { fmt.Fprintf(&b, format+"\n", a...) }
 	w("#!/bin/bash")
 	w("# The sweep %s as a Slurm job array, written by schedopt bench --slurm.", j.Spec)
-	w("# Task i of %d runs shard i/%d of the sweep and appends one synced line per finished", j.Tasks, j.Tasks)
-	w("# job to %s. A task that is cancelled, preempted or stopped at", filepath.Join(j.Dir, "part-<i>.jsonl"))
-	w("# its time limit loses only the jobs it was running: resubmitting it (or rerunning")
-	w("# schedopt bench --slurm) runs only the jobs that have no result yet.")
+	w("# Task i of %d runs shard i/%d of the sweep and appends one synced line per", j.Tasks, j.Tasks)
+	w("# finished job to")
+	w("#   %s", filepath.Join(j.Dir, "part-<i>.jsonl"))
+	w("# A task that is cancelled, preempted or stopped at its time limit loses only the")
+	w("# jobs it was running: resubmitting it (or rerunning schedopt bench --slurm) runs")
+	w("# only the jobs that have no result yet.")
 	w("#")
 	w("# Submit by hand; the merge job joins the parts into the results file and writes")
 	w("# the report once every task has ended:")
@@ -217,7 +219,8 @@ func (j *Job) MergeScript() string {
 	if j.Report != "" {
 		w("%s bench report %s -o %s", shellQuote(j.Binary), shellQuote(j.Results), shellQuote(j.Report))
 	}
-	w("%s bench status %s --slurm-dir %s", shellQuote(j.Binary), shellQuote(j.Spec), shellQuote(j.Dir))
+	w("%s bench status %s --slurm-dir %s --shards %d --time-scale %s", shellQuote(j.Binary), shellQuote(j.Spec),
+		shellQuote(j.Dir), j.Tasks, strconv.FormatFloat(j.TimeScale, 'g', -1, 64))
 	return b.String()
 }
 

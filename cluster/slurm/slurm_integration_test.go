@@ -22,25 +22,10 @@ import (
 	"github.com/schedopt/schedopt/cluster/slurm"
 )
 
-// integrationSpec is a sweep of 256 jobs with deterministic answers: heuristics,
-// exact algorithms and HiGHS at gap 0 on small generated instances. The 32 HiGHS
-// jobs on m = 4 take about 0.4 s each, so that every array task runs for seconds.
-const integrationSpec = `{
-  "name": "slurm-integration",
-  "instances": [
-    {"gen": "dlt-multi", "args": {"m": 3, "n": 3, "V": 3000}, "seeds": "1..6"},
-    {"gen": "workload", "args": {"profile": "linear", "n": 30, "points": 30, "objective": "min-time"}, "seeds": "1..4"},
-    {"gen": "dlt-multi", "args": {"m": 4, "n": 4, "V": 3000}, "seeds": "1..32"}
-  ],
-  "backends": [
-    {"name": "highs"},
-    {"name": "exact", "kinds": ["workload"]},
-    {"name": "exact", "max_m": 3},
-    {"name": "heuristic:*", "max_m": 3}
-  ],
-  "time_limits": ["30s"],
-  "gaps": [0]
-}`
+// checkSpec is a sweep of 240 jobs with deterministic answers (heuristics, exact
+// algorithms and HiGHS at gap 0 on small generated instances), whose HiGHS jobs make
+// every array task run for seconds. docs/bench.md runs the same check by hand.
+const checkSpec = "../../bench/specs/slurm-check.json"
 
 const tasks = 4
 
@@ -153,7 +138,11 @@ func TestIntegrationSweepThroughSlurmEqualsTheLocalRunAndResumesAfterACancel(t *
 	requireSlurm(t)
 	bin := schedoptBinary(t)
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "spec.json"), []byte(integrationSpec), 0o644); err != nil {
+	spec, err := os.ReadFile(checkSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "spec.json"), spec, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	c := cli{t: t, bin: bin, dir: dir}

@@ -42,7 +42,13 @@ A killed sweep resumes: run the same command again and only the missing jobs run
 that fails or crashes is recorded as such and the sweep goes on.
 
 --shard i/N runs the i-th of N deterministic parts of the sweep (for several machines);
-join the parts with schedopt bench merge. A bad spec (missing instance, unknown backend,
+join the parts with schedopt bench merge.
+
+--slurm submits the sweep to Slurm instead: one job array whose task i runs shard i/N
+into its own file, and a merge job that runs after the array and writes the merged
+results to RESULTS (-o) and the report. Rerun the same command to submit only the tasks
+that still have jobs without a result; schedopt bench status SPEC shows the progress.
+--dry-run prints the two sbatch scripts and the commands instead of submitting. A bad spec (missing instance, unknown backend,
 malformed duration) fails before any job starts, with exit status 2.
 
 After the sweep the summary table is printed; --report DIR also writes the Markdown and
@@ -51,6 +57,8 @@ CSV reports and the plots.`,
   schedopt bench bench/specs/dltmulti-6.4.json --time-scale 0.1 -o out/64.jsonl
   schedopt bench bench/specs/dltmulti-6.4.json --shard 2/4 -o out/64.part2.jsonl
   schedopt bench merge -o out/64.jsonl out/64.part*.jsonl
+  schedopt bench bench/specs/dltmulti-6.4.json --slurm --partition short --array-size 40 -o out/64.jsonl
+  schedopt bench status bench/specs/dltmulti-6.4.json -o out/64.jsonl
   schedopt bench report out/64.jsonl -o out/report/`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

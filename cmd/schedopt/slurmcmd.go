@@ -308,9 +308,10 @@ queued or running) and how many are missing, with Slurm's state of each array ta
 
 For a sweep submitted with --slurm it reads the Slurm directory (--slurm-dir, default
 RESULTS without .jsonl plus .slurm), its split and time scale, and asks squeue (and
-sacct, where accounting is enabled) about the submitted tasks. Without one, --shards N
-reads the files of bench --shard i/N at their default paths, and otherwise the one
-results file (-o).`,
+sacct, where accounting is enabled) about the submitted tasks; for scripts submitted by
+hand, give --slurm-dir with --shards N and --time-scale. Without a Slurm directory,
+--shards N reads the files of bench --shard i/N at their default paths, and otherwise
+the one results file (-o).`,
 		Example: `  schedopt bench status bench/specs/dltmulti-6.4.json
   schedopt bench status bench/specs/dltmulti-6.4.json --slurm-dir /scratch/me/64.slurm
   schedopt bench status bench/specs/dltmulti-6.4.json --shards 4 --time-scale 0.1`,
@@ -337,20 +338,26 @@ results file (-o).`,
 			if err != nil {
 				return err
 			}
-			job := &slurm.Job{Dir: dir, Tasks: 1}
+			job := &slurm.Job{Dir: dir, Tasks: max(shards, 1)}
 			if st != nil {
 				if cmd.Flags().Changed("time-scale") && scale != st.TimeScale {
 					return usagef("--time-scale: %s holds the sweep at --time-scale %g", dir, st.TimeScale)
 				}
+				if shards != 0 && shards != st.Tasks {
+					return usagef("--shards: %s splits the sweep into %d tasks", dir, st.Tasks)
+				}
 				scale, job.Tasks = st.TimeScale, st.Tasks
 			}
+			// A Slurm directory without a record of submissions (scripts submitted by
+			// hand): its parts, split as --shards says.
+			slurmParts := st != nil || cmd.Flags().Changed("slurm-dir")
 			plan, err := bench.NewPlan(spec, bench.PlanOptions{SpecFile: specPath, TimeScale: scale})
 			if err != nil {
 				return err
 			}
 			var prog *slurm.Progress
 			switch {
-			case st != nil:
+			case slurmParts:
 				prog, err = slurm.ReadProgress(cmd.Context(), &slurm.Client{}, plan, job, st)
 			default:
 				n := max(shards, 1)

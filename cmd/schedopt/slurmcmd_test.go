@@ -55,11 +55,7 @@ func TestBenchSlurmDryRunPrintsTheScriptsAndCommandsAndWritesNothing(t *testing.
 func TestBenchStatusCountsTheShardsOfAManualSplit(t *testing.T) {
 	dir := t.TempDir()
 	spec := writeFile(t, dir, "spec.json", tinySweep)
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	t.Chdir(dir)
 	if code, _, errs := schedopt(t, "bench", "spec.json", "--shard", "2/2", "--workers", "1"); code != 0 {
 		t.Fatalf("shard run: exit %d: %s", code, errs)
 	}
