@@ -188,9 +188,12 @@ type certifier struct {
 	discredited map[path]bool
 	// The ray LP's outcome, computed once per certified solve.
 	rayDone, rayFound bool
-	rayNorm           float64
-	steps             []string // what established the status, in words, for Certificate.Method
-	notes             []string
+	// latticeDone and proved record the exact integer-infeasibility argument
+	// (integerInfeasible), tried once.
+	latticeDone, proved bool
+	rayNorm             float64
+	steps               []string // what established the status, in words, for Certificate.Method
+	notes               []string
 }
 
 // look is one solve's claim after the checks that need no solve.
@@ -399,8 +402,8 @@ func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends
 	case confirmed:
 		if l2.who != l.who {
 			c.steps = append(c.steps, fmt.Sprintf("%s claims infeasibility, confirmed by %s", l.who, l2.who))
-			c.cert.Confirmed = true
 		}
+		c.cert.Confirmed = l2.who != l.who || c.proved
 		return l2.res, nil
 	case refuted:
 		c.discredit(l)
@@ -425,6 +428,16 @@ const (
 // verified point refutes it; the look returned is that one, or the last one made.
 // With no other path at all the claim stands as the solver's alone (returned as l).
 func (c *certifier) confirmInfeasible(ctx context.Context, l look, depth int) (verdict, look, error) {
+	if !c.latticeDone {
+		c.latticeDone = true
+		if proof, ok := integerInfeasible(c.m); ok {
+			c.proved = true
+			c.steps = append(c.steps, "confirmed by an exact argument: "+proof)
+		}
+	}
+	if c.proved {
+		return confirmed, l, nil
+	}
 	last := l
 	for range 2 {
 		var skip []backends.Solver
@@ -483,7 +496,7 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 		var lf2 look
 		if lf.res.Status == backends.Infeasible {
 			v, lf2, err = c.confirmInfeasible(ctx, lf, depth)
-		} else if alt, ok := c.other(lf, depth); ok {
+		} else if alt, ok := c.other(lf, depth, lf.solver); ok {
 			// No point and no claim (a time limit, a violating point): one more look,
 			// whose own infeasibility claim needs its confirmation in turn.
 			lf2, err = c.solve(ctx, alt.s, alt.pre, feas, PurposeFeasibility, c.confirmOpts())
@@ -501,12 +514,31 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 		}
 		switch v {
 		case confirmed:
-			c.steps = append(c.steps, fmt.Sprintf("%s: %s; the feasibility solve on %s is infeasible, confirmed by %s", l.who, l.res.Status, lf.who, lf2.who))
-			c.cert.Confirmed = lf2.who != lf.who
+			what := fmt.Sprintf("%s: %s; the feasibility solve on %s is infeasible", l.who, l.res.Status, lf.who)
+			if lf2.who != lf.who {
+				what += ", confirmed by " + lf2.who
+			}
+			c.steps = append(c.steps, what)
+			c.cert.Confirmed = lf2.who != lf.who || c.proved
 			r := lf2.res
 			r.Status = backends.Infeasible
 			return r, nil
 		case undecided:
+			// No solver decides; an exact proof that no integer point exists still does
+			// (the claim said "infeasible" or "infeasible or unbounded" outright, or
+			// "unbounded" of a model the proof shows has no point).
+			if !c.latticeDone {
+				c.latticeDone = true
+				if proof, ok := integerInfeasible(c.m); ok {
+					c.proved = true
+					c.steps = append(c.steps, fmt.Sprintf("%s: %s; the feasibility solves ended without an answer; infeasible by an exact argument: %s", l.who, l.res.Status, proof))
+					c.cert.Confirmed = true
+					r := l.res
+					r.Status = backends.Infeasible
+					r.HasSolution, r.Values = false, nil
+					return r, nil
+				}
+			}
 			return unconfirmed(l.res, fmt.Sprintf("the feasibility solves ended without an answer (%s: %s)", lf.who, lf.res.Status)), nil
 		}
 		if lf.res.Status == backends.Infeasible {
