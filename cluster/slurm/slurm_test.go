@@ -2,6 +2,8 @@ package slurm
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/schedopt/schedopt/bench"
 )
 
 func TestArrayListJoinsRunsOfIndices(t *testing.T) {
@@ -160,5 +164,51 @@ func TestSubmitSendsTheArrayThenTheMergeJobAfterIt(t *testing.T) {
 	}
 	if _, err := os.Stat(j.LogDir()); err != nil {
 		t.Errorf("no log directory: %v", err)
+	}
+}
+
+func TestProgressSubmitsOnlyTasksWithMissingJobsAndNoLiveTask(t *testing.T) {
+	dir := t.TempDir()
+	j := &Job{Dir: dir, Tasks: 4}
+	plan := &bench.Plan{}
+	for i := 0; i < 40; i++ {
+		plan.Jobs = append(plan.Jobs, bench.Job{Key: fmt.Sprintf("job-%d", i), TimeLimit: time.Second})
+	}
+	// Task 1 has all its jobs, task 2 some, tasks 3 and 4 none.
+	write := func(task int, all bool) {
+		var b strings.Builder
+		for n, jb := range plan.Jobs {
+			if (bench.Shard{Index: task, Count: 4}).Owns(jb.Key) && (all || n%2 == 0) {
+				fmt.Fprintf(&b, "{\"key\":%q,\"status\":\"optimal\"}\n", jb.Key)
+			}
+		}
+		os.WriteFile(j.PartPath(task), []byte(b.String()), 0o644)
+	}
+	write(1, true)
+	write(2, false)
+	st := &State{Tasks: 4, Submissions: []Submission{{ArrayJob: "7", MergeJob: "8", Array: "1-4"}}}
+	c := &Client{Run: func(ctx context.Context, name string, args ...string) ([]byte, error) {
+		switch name {
+		case "squeue":
+			return []byte("7_3|RUNNING\n8|PENDING\n99_2|RUNNING\n"), nil
+		}
+		return nil, errors.New("accounting disabled")
+	}}
+	p, err := ReadProgress(context.Background(), c, plan, j, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.ToSubmit(); !reflect.DeepEqual(got, []int{2, 4}) {
+		t.Errorf("ToSubmit = %v, want [2 4] (1 is done, 3 runs)", got)
+	}
+	if p.Tasks[3].State != "RUNNING" || p.Tasks[1].State != StateEnded || p.Merge == nil || p.Merge.Job != "8" {
+		t.Errorf("tasks %v, merge %v", p.Tasks, p.Merge)
+	}
+	var b strings.Builder
+	if err := p.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "7_3 RUNNING") || !strings.Contains(b.String(), "merge job 8: PENDING") {
+		t.Errorf("table:\n%s", b.String())
 	}
 }

@@ -87,6 +87,10 @@ func (s *State) jobIDs() []string {
 	return ids
 }
 
+// StateEnded is the state of a submitted task that Slurm no longer reports: it ended,
+// however (squeue forgets ended jobs; sacct, where enabled, says how they ended).
+const StateEnded = "ENDED"
+
 // Progress is where a sweep on Slurm stands: per shard, the jobs with and without a
 // result, and what Slurm says of the array tasks and merge jobs.
 type Progress struct {
@@ -141,6 +145,15 @@ func ReadProgress(ctx context.Context, c *Client, plan *bench.Plan, job *Job, st
 		return nil, fmt.Errorf("slurm: %w", err)
 	}
 	p.Queried = true
+	// Tasks that Slurm no longer knows (squeue forgets ended jobs, and sacct may be
+	// disabled) ended; the latest submission of each index says which job ran it.
+	for _, sub := range st.Submissions {
+		for _, i := range expandIndices(sub.Array) {
+			if old, ok := p.Tasks[i]; !ok || rank[sub.ArrayJob] > rank[old.Job] {
+				p.Tasks[i] = TaskState{Job: sub.ArrayJob, Task: i, State: StateEnded}
+			}
+		}
+	}
 	// squeue is the live truth: it overrides sacct for the tasks it holds.
 	for _, t := range q {
 		if t.Task >= 0 {
