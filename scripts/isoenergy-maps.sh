@@ -63,5 +63,14 @@ map fig4-13-PN-a --x PN --y a --x-range 1,1e13 --y-range 1e-4,1e-1 \
 map fig4-14-C-S-a10 --x C --y S --set a=10 --x-range 1e-8,1 --y-range 1e-2,1e7 \
   --levels 2.01e14,2.1e14,3e14,1e15,1e16 --title "Fig. 4.14: (C, S), a = 10"
 
+# Beyond the thesis: limited flat memory, LP (2.5)-(2.9), one certified LP per grid node
+# (m = 100, B = 1.002E9 per worker; contoured, so no --verify).
+printf 'isoenergy-maps: %s\n' flat-B-C >&2
+"$bin" map isoenergy --model flat --x B --y C --x-range 9e8,2e9 --y-range 1e-10,1e-4 --grid 40 \
+  --levels 2.1e10,2.3e10,2.7e10,3.5e10,5e10 --csv "$out/flat-B-C.csv" --plot "$out/flat-B-C" >"$out/flat-B-C.txt"
+printf 'isoenergy-maps: %s\n' flat-m-B >&2
+"$bin" map isoenergy --model flat --x m --y B --x-range 1,100 --y-range 1e9,1e11 --grid 40 --set S=1000 \
+  --csv "$out/flat-m-B.csv" --plot "$out/flat-m-B" >"$out/flat-m-B.txt"
+
 end=$(date +%s.%N)
 printf 'isoenergy-maps: %d maps in %.1f s -> %s\n' "$(ls "$out"/*.csv | grep -vc -- -grid.csv)" "$(echo "$end - $start" | bc)" "$out" >&2

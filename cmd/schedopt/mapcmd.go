@@ -12,8 +12,10 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/maps/energy"
+	"github.com/schedopt/schedopt/maps/flatmap"
 	"github.com/schedopt/schedopt/maps/isoline"
 	"github.com/schedopt/schedopt/maps/mapplot"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -55,6 +57,7 @@ type isoenergyFlags struct {
 	plotGrid       int
 	verify         bool
 	title          string
+	backend        string
 }
 
 func newIsoenergyCmd(e *env) *cobra.Command {
@@ -81,6 +84,14 @@ plot.
 parameters m, k and f (parallel fraction; reference m=1000 k=3 f=0.8), energy in units of
 one core running the whole application.
 
+--model flat is the star with limited flat memory, LP (2.5)-(2.9), which the thesis does
+not map: the dlt parameters plus the memory size B [units] of every worker (reference
+m=100, B=1.002E9, the others as above). There is no closed form: every node of the
+--grid N×N grid (default 40) is one certified LP solve (--backend, default highs), run on
+all cores with progress on stderr, E is (4.16) with the LP's T, and the CSV's points are
+the grid's contours (marching squares, linear in log E along grid edges), so they are
+only as exact as the grid is fine. Only V > m·B is infeasible there.
+
 Outputs: --csv FILE (required) gets "level,x,y", one row per traced point, in SI units;
 --plot BASE writes BASE.svg and BASE.png (or the one format BASE's extension names): a
 heat map of log10 E with the isolines and their levels over it; --grid N writes the energy
@@ -95,7 +106,8 @@ scripts/isoenergy-maps.sh draws all maps of chapter 4 (docs/reproduction/isoener
 		Example: `  schedopt map isoenergy --x V --y C --csv vc.csv --plot vc
   schedopt map isoenergy --x m --y PN --x-range 1,1500 --levels 2.2e10,2.4e10,3e10,1e11 --csv mpn.csv --plot mpn.png
   schedopt map isoenergy --x m --y C --set a=1e-2 --grid 100 --csv mc.csv --verify
-  schedopt map isoenergy --model gustafson --x m --y k --set f=0.8 --x-range 1,100 --csv g.csv --plot g`,
+  schedopt map isoenergy --model gustafson --x m --y k --set f=0.8 --x-range 1,100 --csv g.csv --plot g
+  schedopt map isoenergy --model flat --x B --y C --x-range 9e8,2e9 --grid 30 --csv bc.csv --plot bc`,
 		Args: argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIsoenergy(cmd.Context(), e, &f, cmd.Flags().Changed("x-scale"), cmd.Flags().Changed("y-scale"))
@@ -120,6 +132,7 @@ scripts/isoenergy-maps.sh draws all maps of chapter 4 (docs/reproduction/isoener
 	fl.IntVar(&f.plotGrid, "plot-grid", 160, "nodes per axis of the plot's heat map")
 	fl.BoolVar(&f.verify, "verify", false, "check every traced point against a 1024-bit evaluation of (4.16)")
 	fl.StringVar(&f.title, "title", "", "first line of the plot's title")
+	fl.StringVar(&f.backend, "backend", "highs", "LP backend of --model flat")
 	_ = cmd.MarkFlagRequired("x")
 	_ = cmd.MarkFlagRequired("y")
 	_ = cmd.MarkFlagRequired("csv")
@@ -129,9 +142,11 @@ scripts/isoenergy-maps.sh draws all maps of chapter 4 (docs/reproduction/isoener
 // mapSpec turns the flags into a specification (bad input is a usage error naming the
 // flag).
 func (f *isoenergyFlags) mapSpec(xScaleSet, yScaleSet bool) (isoline.Spec, error) {
-	model, ok := energy.Models()[f.model]
+	models := energy.Models()
+	models["flat"] = flatmap.Model{}
+	model, ok := models[f.model]
 	if !ok {
-		return isoline.Spec{}, usagef("--model: unknown model %q (want dlt, amdahl or gustafson)", f.model)
+		return isoline.Spec{}, usagef("--model: unknown model %q (want dlt, amdahl, gustafson or flat)", f.model)
 	}
 	s := isoline.Spec{Model: model, Base: model.Reference(), Samples: f.samples}
 	ps := model.Params()
@@ -250,6 +265,9 @@ func runIsoenergy(ctx context.Context, e *env, f *isoenergyFlags, xScaleSet, ySc
 	}
 	if err := checkPlotPath(f.plotPath); err != nil {
 		return err
+	}
+	if f.model == "flat" {
+		return runFlatMap(ctx, e, f, s)
 	}
 	ps := s.Model.Params()
 	start := time.Now()
@@ -384,6 +402,66 @@ func writeFileWith(path string, fn func(*os.File) error) error {
 	}
 	if err := fh.Close(); err != nil {
 		return fmt.Errorf("map: %w", err)
+	}
+	return nil
+}
+
+// runFlatMap draws a map of the flat-memory LP model: a grid of certified LP solves,
+// contoured.
+func runFlatMap(ctx context.Context, e *env, f *isoenergyFlags, s isoline.Spec) error {
+	if f.verify {
+		return usagef("--verify: the flat model has no closed form to verify against; its points are grid contours")
+	}
+	if _, err := solve.NewSolver(f.backend); err != nil {
+		return usagef("--backend: %v", err)
+	}
+	n := f.grid
+	if n == 0 {
+		n = 40
+	}
+	start := time.Now()
+	last := time.Now()
+	progress := func(done, total int) {
+		if done == total || time.Since(last) > 2*time.Second {
+			last = time.Now()
+			fmt.Fprintf(e.stderr, "map: %d/%d grid rows of LPs (%.1fs)\n", done, total, time.Since(start).Seconds())
+		}
+	}
+	g, err := isoline.EvalGrid(ctx, s, flatmap.Evaluator(flatmap.CertifiedLength(f.backend)), n, runtime.NumCPU(), progress)
+	if err != nil {
+		return err
+	}
+	if len(s.Levels) == 0 {
+		s.Levels = isoline.DefaultLevels(g, f.nLevels)
+	}
+	mp := isoline.Contour(g, s.Levels, s.X.Log, s.Y.Log)
+	if err := writeFileWith(f.csvPath, func(w *os.File) error { return isoline.WriteCSV(w, mp.Points) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "isoenergy flat (%s, %s): %d LPs in %.1fs, %d contour points on %d levels -> %s\n",
+		f.x, f.y, len(g.X)*len(g.Y), time.Since(start).Seconds(), len(mp.Points), len(s.Levels), f.csvPath)
+	if f.grid > 0 {
+		path := f.gridCSV
+		if path == "" {
+			path = strings.TrimSuffix(f.csvPath, filepath.Ext(f.csvPath)) + "-grid.csv"
+		}
+		if err := writeFileWith(path, func(w *os.File) error { return isoline.WriteGridCSV(w, g) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "grid %d×%d -> %s\n", len(g.X), len(g.Y), path)
+	}
+	if f.plotPath != "" {
+		fig := figure(s, f, g, mp)
+		fig.Steps = false
+		fig.Infeasible = "infeasible (V > m·B)"
+		if fig.Title == "" || f.title == "" {
+			fig.Title = fmt.Sprintf("Isoenergy map (%s, %s), flat memory, LP (2.5)-(2.9)", f.x, f.y)
+		}
+		files, err := mapplot.Save(fig, f.plotPath)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
 	}
 	return nil
 }

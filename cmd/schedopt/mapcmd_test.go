@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/maps/energy"
+	"github.com/schedopt/schedopt/maps/flatmap"
 )
 
 // readPoints reads a `map isoenergy` CSV: header level,x,y, then numbers.
@@ -148,6 +149,8 @@ func TestMapIsoenergyBadInput(t *testing.T) {
 		{"bad level", []string{"--x", "V", "--y", "C", "--levels", "x"}, "--levels"},
 		{"unknown model", []string{"--model", "foo", "--x", "V", "--y", "C"}, "--model"},
 		{"bad scale", []string{"--x", "V", "--y", "C", "--x-scale", "cubic"}, "--x-scale"},
+		{"flat with verify", []string{"--model", "flat", "--x", "B", "--y", "C", "--verify"}, "--verify"},
+		{"flat unknown backend", []string{"--model", "flat", "--x", "B", "--y", "C", "--backend", "nope"}, "--backend"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -162,5 +165,52 @@ func TestMapIsoenergyBadInput(t *testing.T) {
 	}
 	if code, _, _ := schedopt(t, "map", "isoenergy", "--x", "V", "--y", "C"); code != 2 {
 		t.Errorf("missing --csv: exit %d, want 2", code)
+	}
+}
+
+// The flat-memory model: a grid of LPs, contoured; where memory is ample its energy is
+// the closed form's.
+func TestMapIsoenergyFlat(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "flat.csv")
+	code, stdout, stderr := schedopt(t, "map", "isoenergy", "--model", "flat", "--x", "B", "--y", "C", "--set", "m=20",
+		"--x-range", "4.9e9,1e10", "--y-range", "1e-9,1e-4", "--grid", "8", "--levels", "2.1e10,3e10", "--csv", csvPath)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "64 LPs") {
+		t.Errorf("stdout %q", stdout)
+	}
+	grid, err := os.ReadFile(filepath.Join(dir, "flat-grid.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(grid)), "\n")[1:]
+	nan, checked := 0, 0
+	for _, r := range rows {
+		f := strings.Split(r, ",")
+		B, _ := strconv.ParseFloat(f[0], 64)
+		C, _ := strconv.ParseFloat(f[1], 64)
+		E, _ := strconv.ParseFloat(f[2], 64)
+		if B*20 < 1e11 {
+			if f[2] != "NaN" {
+				t.Errorf("B = %g: V > m·B but E = %s", B, f[2])
+			}
+			nan++
+			continue
+		}
+		p := flatmap.Model{}.Reference()
+		p[energy.M], p[energy.C], p[flatmap.B] = 20, C, B
+		// Where the closed form is feasible and its chunks fit in B, the LP's energy is
+		// (4.16) with the closed-form T.
+		if cf := (flatmap.Model{}).Eval(p); cf.Feasible {
+			checked++
+			if energy.RelErr(E, cf.E) > 1e-6 {
+				t.Errorf("B = %g, C = %g: LP E = %g, closed form %g", B, C, E, cf.E)
+			}
+		}
+	}
+	if nan == 0 || checked == 0 {
+		t.Errorf("%d infeasible nodes, %d compared with the closed form; want some of each", nan, checked)
 	}
 }

@@ -122,7 +122,8 @@ func EvalGrid(ctx context.Context, s Spec, ev Evaluator, n, workers int, progres
 
 // DefaultLevels returns n energy levels spread over the grid: geometrically spaced
 // between the 5th and 95th percentiles of its feasible energies, rounded to two
-// significant digits, without duplicates.
+// significant digits (more when two digits would merge levels of a narrow energy
+// range), without duplicates.
 func DefaultLevels(g Grid, n int) []float64 {
 	var es []float64
 	for _, row := range g.E {
@@ -138,22 +139,28 @@ func DefaultLevels(g Grid, n int) []float64 {
 	sort.Float64s(es)
 	lo, hi := es[len(es)*5/100], es[(len(es)-1)*95/100]
 	var out []float64
-	for i := 0; i < n; i++ {
-		u := 0.5
-		if n > 1 {
-			u = float64(i) / float64(n-1)
+	for digits := 2; digits <= 6; digits++ {
+		out = out[:0]
+		for i := 0; i < n; i++ {
+			u := 0.5
+			if n > 1 {
+				u = float64(i) / float64(n-1)
+			}
+			v := roundSig(math.Exp(math.Log(lo)+u*(math.Log(hi)-math.Log(lo))), digits)
+			if len(out) == 0 || v > out[len(out)-1] {
+				out = append(out, v)
+			}
 		}
-		v := round2(math.Exp(math.Log(lo) + u*(math.Log(hi)-math.Log(lo))))
-		if len(out) == 0 || v > out[len(out)-1] {
-			out = append(out, v)
+		if len(out) == n {
+			break
 		}
 	}
 	return out
 }
 
-// round2 rounds v to two significant digits.
-func round2(v float64) float64 {
-	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'e', 1, 64), 64)
+// roundSig rounds v to the given number of significant digits.
+func roundSig(v float64, digits int) float64 {
+	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'e', digits-1, 64), 64)
 	return f
 }
 

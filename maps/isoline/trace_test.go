@@ -220,3 +220,29 @@ func TestGridAndDefaultLevels(t *testing.T) {
 		t.Error("a cancelled grid returned no error")
 	}
 }
+
+// Contour's interpolated points lie near their levels on a fine grid, and every level
+// inside the grid's energy range is found.
+func TestContourOfAGrid(t *testing.T) {
+	s := dltSpec(t, "PC", "PN", [2]float64{1e-1, 1e4}, [2]float64{1, 1e9}, nil)
+	g, err := EvalGrid(context.Background(), s, ModelEvaluator(s.Model), 80, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := []float64{1e10, 1e11, 1e12}
+	mp := Contour(g, levels, true, true)
+	seen := map[float64]bool{}
+	for _, pt := range mp.Points {
+		p := s.Model.Reference()
+		p[energy.PC], p[energy.PN] = pt.X, pt.Y
+		if re := energy.RelErr(s.Model.Eval(p).E, pt.Level); re > 0.02 {
+			t.Errorf("contour point %+v is %.3g off its level", pt, re)
+		}
+		seen[pt.Level] = true
+	}
+	for _, l := range levels {
+		if !seen[l] {
+			t.Errorf("level %g not contoured", l)
+		}
+	}
+}

@@ -184,9 +184,9 @@ func (f Figure) plots() (main, bar *plot.Plot, err error) {
 			hm.NaN = infeasibleColor
 			hm.Underflow, _ = cmap.At(lo)
 			hm.Overflow, _ = cmap.At(hi)
-			// Few cells (a short m axis) are drawn as rectangles: rasterizing them
-			// would blur their edges.
-			hm.Rasterized = len(f.Grid.X)*len(f.Grid.Y) > 4000
+			// A short axis (m up to 10) is drawn as rectangles: rasterizing so few
+			// cells would blur their edges.
+			hm.Rasterized = len(f.Grid.X) >= 20 && len(f.Grid.Y) >= 20
 			p.Add(hm)
 			bar = plot.New()
 			bar.BackgroundColor = color.White
