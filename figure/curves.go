@@ -1,4 +1,4 @@
-package plot
+package figure
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ type Curve struct {
 // or the Pareto fronts of workload instances, and saves the figure to base. xLabel and
 // yLabel must name their units, e.g. "schedule length T [s]".
 func TradeOff(curves []Curve, title, xLabel, yLabel, base string) ([]string, error) {
-	p := newPlot(title, xLabel, yLabel)
+	p := New(title, xLabel, yLabel)
 	n := 0
 	for i, c := range curves {
 		pts := make(plotter.XYs, 0, len(c.X))
@@ -42,13 +42,13 @@ func TradeOff(curves []Curve, title, xLabel, yLabel, base string) ([]string, err
 		if err != nil {
 			return nil, fmt.Errorf("plot: %s: %w", c.Label, err)
 		}
-		l.Color = style(i)
+		l.Color = Style(i)
 		l.Width = vg.Points(1.5)
 		s, err := plotter.NewScatter(pts)
 		if err != nil {
 			return nil, fmt.Errorf("plot: %s: %w", c.Label, err)
 		}
-		s.Color = style(i)
+		s.Color = Style(i)
 		s.Shape = plotutil.Shape(i)
 		s.Radius = vg.Points(2.5)
 		p.Add(l, s)
@@ -62,8 +62,8 @@ func TradeOff(curves []Curve, title, xLabel, yLabel, base string) ([]string, err
 	// Head room above the data for the legend.
 	p.Y.Max += 0.12 * (p.Y.Max - p.Y.Min)
 	p.X.Max += 0.03 * (p.X.Max - p.X.Min)
-	p.Add(plotterGrid())
-	return save(p, base, figWidth, figHeight)
+	p.Add(Grid())
+	return Save(p, base, Width, Height)
 }
 
 // staircase turns points sorted by X into a non-increasing step line: each point
@@ -79,7 +79,8 @@ func staircase(pts plotter.XYs) plotter.XYs {
 	return out
 }
 
-func plotterGrid() *plotter.Grid {
+// Grid returns the light background grid every figure draws under its data.
+func Grid() *plotter.Grid {
 	g := plotter.NewGrid()
 	g.Vertical.Color = lightGray
 	g.Horizontal.Color = lightGray

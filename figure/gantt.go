@@ -1,4 +1,4 @@
-package plot
+package figure
 
 import (
 	"encoding/json"
@@ -48,7 +48,7 @@ func Gantt(rows []Row, title, base string) ([]string, error) {
 	if len(rows) == 0 {
 		return nil, ErrNoData
 	}
-	p := newPlot(title, "time [s]", "")
+	p := New(title, "time [s]", "")
 	n := len(rows)
 	const barHalf = 0.35
 	used := map[Phase]bool{}
@@ -95,7 +95,7 @@ func Gantt(rows []Row, title, base string) ([]string, error) {
 	}
 	p.Legend.Padding = vg.Points(2)
 	h := vg.Length(math.Max(8, 2+0.7*float64(n))) * vg.Centimeter
-	return save(p, base, figWidth, h)
+	return Save(p, base, Width, h)
 }
 
 // dltMultiInstance is the part of a dlt-multi instance (spec: `dlt-multi`) a Gantt

@@ -1,4 +1,4 @@
-package plot
+package figure
 
 import (
 	"errors"
@@ -15,20 +15,21 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// ErrNoData is returned when records hold nothing to plot.
-var ErrNoData = errors.New("plot: nothing to plot")
+// ErrNoData is returned when there is nothing to plot.
+var ErrNoData = errors.New("figure: nothing to plot")
 
-// Figure size of every plot.
+// Width and Height are the size of every figure but the Gantt charts (which grow
+// with the number of machines).
 const (
-	figWidth  = 16 * vg.Centimeter
-	figHeight = 11 * vg.Centimeter
+	Width  = 16 * vg.Centimeter
+	Height = 11 * vg.Centimeter
 )
 
 // fontSize is the base font size of titles, labels and legends.
 var fontSize = font.Length(11)
 
-// newPlot returns a plot with title and axis labels (each label naming its unit).
-func newPlot(title, xLabel, yLabel string) *plot.Plot {
+// New returns a plot with title and axis labels (each label naming its unit).
+func New(title, xLabel, yLabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.Title.TextStyle.Font.Size = fontSize + 2
@@ -44,9 +45,9 @@ func newPlot(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// save writes p to base: base.svg and base.png when base has no extension, else the
+// Save writes p to base: base.svg and base.png when base has no extension, else the
 // one format its extension names. It returns the files written.
-func save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
+func Save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
 	var files []string
 	switch ext := strings.ToLower(filepath.Ext(base)); ext {
 	case ".svg", ".png", ".pdf":
@@ -64,17 +65,17 @@ func save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
 	return files, nil
 }
 
-// style returns the color and glyph shape of series i.
-func style(i int) color.Color { return plotutil.Color(i) }
+// Style returns the color of series i, the same in every figure.
+func Style(i int) color.Color { return plotutil.Color(i) }
 
-// logTicks labels a logarithmic axis. Over three decades or more it is gonum's LogTicks
+// LogTicks labels a logarithmic axis. Over three decades or more it is gonum's LogTicks
 // (labels at powers of ten); over a shorter range, where that leaves one label or none,
 // it labels 1, 2 and 5 × 10^k so that the axis can be read (m = 2..16 gets 2, 5, 10), and
 // when max/min ≤ 5 every k × 10^e (m = 2..4 gets 2, 3, 4).
-type logTicks struct{}
+type LogTicks struct{}
 
 // Ticks returns the ticks between min and max.
-func (logTicks) Ticks(min, max float64) []plot.Tick {
+func (LogTicks) Ticks(min, max float64) []plot.Tick {
 	if !(min > 0) || !(max > min) || math.Log10(max/min) >= 3 {
 		return plot.LogTicks{Prec: -1}.Ticks(min, max)
 	}

@@ -3,6 +3,7 @@ package plot
 import (
 	"errors"
 	"fmt"
+	"github.com/schedopt/schedopt/figure"
 	"math"
 	"path/filepath"
 	"sort"
@@ -22,7 +23,7 @@ const minSeconds = 1e-6
 // SweepPlots draws the figures of a sweep into dir: runtime_vs_m (when the records
 // span more than one m) and quality_vs_runtime (when some method has a ratio to the
 // best known objective), each as SVG and PNG. It returns the files written, or
-// ErrNoData when there is nothing to draw.
+// figure.ErrNoData when there is nothing to draw.
 func SweepPlots(recs []*bench.Record, dir string) ([]string, error) {
 	var files []string
 	byKind := map[string][]*bench.Record{}
@@ -35,19 +36,19 @@ func SweepPlots(recs []*bench.Record, dir string) ([]string, error) {
 			base += "_" + kind
 		}
 		f, err := RuntimeVsM(rs, filepath.Join(dir, base))
-		if err != nil && !errors.Is(err, ErrNoData) {
+		if err != nil && !errors.Is(err, figure.ErrNoData) {
 			return files, err
 		}
 		files = append(files, f...)
 	}
 	sort.Strings(files)
 	f, err := QualityVsRuntime(recs, filepath.Join(dir, "quality_vs_runtime"))
-	if err != nil && !errors.Is(err, ErrNoData) {
+	if err != nil && !errors.Is(err, figure.ErrNoData) {
 		return files, err
 	}
 	files = append(files, f...)
 	if len(files) == 0 {
-		return nil, ErrNoData
+		return nil, figure.ErrNoData
 	}
 	return files, nil
 }
@@ -100,17 +101,17 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 		methods[k.method] = true
 	}
 	if len(ms) < 2 {
-		return nil, ErrNoData
+		return nil, figure.ErrNoData
 	}
 	title := "Run time vs number of machines"
 	if k := recs[0].Kind; k != "" {
 		title += " (" + k + ")"
 	}
-	p := newPlot(title, "machines m", "run time [s] (median, Q1–Q3)")
+	p := figure.New(title, "machines m", "run time [s] (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
 	p.Y.Scale = plot.LogScale{}
-	p.X.Tick.Marker = logTicks{}
-	p.Y.Tick.Marker = logTicks{}
+	p.X.Tick.Marker = figure.LogTicks{}
+	p.Y.Tick.Marker = figure.LogTicks{}
 	// The legend goes right of the data: the x axis runs on past the largest m.
 	p.Legend.Left = false
 	names := sortedKeys(methods)
@@ -134,22 +135,22 @@ func RuntimeVsM(recs []*bench.Record, base string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		l.Color, s.Color, s.Shape = style(i), style(i), plotutil.Shape(i)
+		l.Color, s.Color, s.Shape = figure.Style(i), figure.Style(i), plotutil.Shape(i)
 		l.Width = vg.Points(1.5)
 		l.Dashes = plotutil.Dashes(i)
 		eb, err := plotter.NewYErrorBars(errPoints{pts, errs})
 		if err != nil {
 			return nil, err
 		}
-		eb.Color = style(i)
+		eb.Color = figure.Style(i)
 		p.Add(l, s, eb)
 		p.Legend.Add(meth, l, s)
 	}
 	ms0 := sortedInts(ms)
 	p.X.Min = float64(ms0[0])
 	p.X.Max = float64(ms0[len(ms0)-1]) * math.Pow(float64(ms0[len(ms0)-1])/float64(ms0[0]), 0.6)
-	p.Add(plotterGrid())
-	return save(p, base, figWidth, figHeight)
+	p.Add(figure.Grid())
+	return figure.Save(p, base, figure.Width, figure.Height)
 }
 
 // errPoints pairs points with their asymmetric Y errors.
@@ -177,11 +178,11 @@ func (e xyErrPoints) YError(i int) (float64, float64) { return e.yerr[i].Low, e.
 func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
 	qs := bench.Quality(recs, familyLabels(recs))
 	if len(qs) == 0 {
-		return nil, ErrNoData
+		return nil, figure.ErrNoData
 	}
-	p := newPlot("Solution quality vs run time", "run time [s] (median, Q1–Q3)", "objective / best known (median, Q1–Q3)")
+	p := figure.New("Solution quality vs run time", "run time [s] (median, Q1–Q3)", "objective / best known (median, Q1–Q3)")
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = logTicks{}
+	p.X.Tick.Marker = figure.LogTicks{}
 	tmax := 0.0
 	for i, q := range qs {
 		tmax = math.Max(tmax, math.Max(q.Q3Sec, minSeconds))
@@ -194,7 +195,7 @@ func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Color, s.Shape, s.Radius = style(i), plotutil.Shape(i), vg.Points(4)
+		s.Color, s.Shape, s.Radius = figure.Style(i), plotutil.Shape(i), vg.Points(4)
 		xb, err := plotter.NewXErrorBars(e)
 		if err != nil {
 			return nil, err
@@ -203,7 +204,7 @@ func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		xb.Color, yb.Color = style(i), style(i)
+		xb.Color, yb.Color = figure.Style(i), figure.Style(i)
 		p.Add(xb, yb, s)
 		p.Legend.Add(fmt.Sprintf("%s (n=%d)", q.Label, q.Count), s)
 	}
@@ -213,8 +214,8 @@ func QualityVsRuntime(recs []*bench.Record, base string) ([]string, error) {
 	p.Y.Max = math.Max(p.Y.Max*1.05, 1.05)
 	p.X.Max = math.Max(p.X.Max, tmax) * 300
 	p.Legend.Left = false
-	p.Add(plotterGrid())
-	return save(p, base, figWidth, figHeight)
+	p.Add(figure.Grid())
+	return figure.Save(p, base, figure.Width, figure.Height)
 }
 
 // familyLabels labels records by method, pooling heuristics named FAMILY-RULE when a

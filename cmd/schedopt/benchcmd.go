@@ -10,6 +10,7 @@ import (
 
 	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/bench/plot"
+	fig "github.com/schedopt/schedopt/figure"
 	"github.com/spf13/cobra"
 )
 
@@ -281,7 +282,7 @@ func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title str
 	written := []string{md, csvPath}
 	if plots {
 		files, err := plot.SweepPlots(recs, dir)
-		if err != nil && !errors.Is(err, plot.ErrNoData) {
+		if err != nil && !errors.Is(err, fig.ErrNoData) {
 			return fmt.Errorf("plots: %w", err)
 		}
 		written = append(written, files...)

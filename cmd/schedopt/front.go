@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/schedopt/schedopt/bench/plot"
 	"github.com/schedopt/schedopt/domain"
+	fig "github.com/schedopt/schedopt/figure"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/solve"
@@ -316,7 +316,7 @@ func writeFrontTable(e *env, fr *FrontResult) {
 }
 
 func plotFront(fr *FrontResult, path string) ([]string, error) {
-	c := plot.Curve{Label: fr.Name, Steps: fr.Kind == "workload"}
+	c := fig.Curve{Label: fr.Name, Steps: fr.Kind == "workload"}
 	for _, p := range fr.Points {
 		if p.E != nil {
 			c.X = append(c.X, p.T)
@@ -331,9 +331,9 @@ func plotFront(fr *FrontResult, path string) ([]string, error) {
 		if fr.Objective == "pareto-total" {
 			ylab = "total energy E [J]"
 		}
-		return plot.TradeOff([]plot.Curve{c}, title, "makespan T [s]", ylab, path)
+		return fig.TradeOff([]fig.Curve{c}, title, "makespan T [s]", ylab, path)
 	}
-	return plot.TradeOff([]plot.Curve{c}, title, "schedule length T [s]", ylab, path)
+	return fig.TradeOff([]fig.Curve{c}, title, "schedule length T [s]", ylab, path)
 }
 
 // checkPlotPath accepts .svg, .png or no extension (both).
@@ -360,7 +360,7 @@ func plotResult(instancePath string, res *solve.Result, path string) error {
 		if err != nil {
 			return err
 		}
-		rows, T, err := plot.DLTMultiRows(data, res.Solution)
+		rows, T, err := fig.DLTMultiRows(data, res.Solution)
 		if err != nil {
 			return err
 		}
@@ -368,7 +368,7 @@ func plotResult(instancePath string, res *solve.Result, path string) error {
 		if res.Objective != nil {
 			title += fmt.Sprintf(", objective %.6g", *res.Objective)
 		}
-		_, err = plot.Gantt(rows, title, path)
+		_, err = fig.Gantt(rows, title, path)
 		return err
 	case "workload":
 		b, _ := json.Marshal(res.Solution)
