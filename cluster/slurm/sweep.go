@@ -102,11 +102,15 @@ type Progress struct {
 	Merge *TaskState
 	// Queried says whether squeue answered (false: no Slurm here, or no submission).
 	Queried bool
+	// QueueErr is squeue's failure, when it failed: the counts hold, but which tasks
+	// still run is unknown.
+	QueueErr error
 }
 
 // ReadProgress compares the plan with the parts in job.Dir and, when st records
 // submissions and squeue is on PATH, with the tasks Slurm holds. sacct fills in the
-// states of ended tasks where accounting is enabled.
+// states of ended tasks where accounting is enabled. A failing squeue is recorded in
+// QueueErr, not returned: the counts from the files still hold.
 func ReadProgress(ctx context.Context, c *Client, plan *bench.Plan, job *Job, st *State) (*Progress, error) {
 	shards, err := bench.ShardStates(plan, job.Tasks, func(s bench.Shard) string { return job.PartPath(s.Index) })
 	if err != nil {
@@ -142,7 +146,8 @@ func ReadProgress(ctx context.Context, c *Client, plan *bench.Plan, job *Job, st
 	}
 	q, err := c.Queue(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("slurm: %w", err)
+		p.QueueErr = fmt.Errorf("slurm: %w", err)
+		return p, nil
 	}
 	p.Queried = true
 	// Tasks that Slurm no longer knows (squeue forgets ended jobs, and sacct may be

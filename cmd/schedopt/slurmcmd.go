@@ -191,6 +191,10 @@ func runSlurm(ctx context.Context, e *env, specPath, out string, scale float64, 
 	if err != nil {
 		return err
 	}
+	if prog.QueueErr != nil && !dryRun {
+		// Without squeue, a task of an earlier submission may still be running.
+		return fmt.Errorf("cannot tell which tasks of %s still run: %w", job.Dir, prog.QueueErr)
+	}
 	todo := prog.ToSubmit()
 	if job.Time == 0 && len(todo) > 0 {
 		for _, t := range todo {
@@ -373,6 +377,9 @@ the one results file (-o).`,
 			}
 			if err != nil {
 				return err
+			}
+			if prog.QueueErr != nil {
+				fmt.Fprintf(e.stderr, "note: no task states (%v)\n", oneLine(prog.QueueErr.Error()))
 			}
 			return prog.WriteTable(e.stdout)
 		},
