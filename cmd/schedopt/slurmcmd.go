@@ -14,9 +14,13 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// defaultSlurmTasks is the array size of a first --slurm submission without
-// --array-size (fewer when the sweep has fewer jobs).
-const defaultSlurmTasks = 100
+// Without --array-size, a first --slurm submission gives each task about
+// defaultJobsPerTask jobs, in at most defaultSlurmTasks tasks: a task's start-up
+// (scheduling, reading the spec, planning) is then small against its work.
+const (
+	defaultJobsPerTask = 10
+	defaultSlurmTasks  = 100
+)
 
 // waitPoll is how often --wait asks squeue whether the jobs have ended.
 const waitPoll = 2 * time.Second
@@ -42,7 +46,7 @@ func (s *slurmFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&s.timeStr, "time", "", "with --slurm: time per array task, e.g. 2h or 0-02:00:00 (default: from the jobs per task × their time limit + margin)")
 	fl.IntVar(&s.cpus, "cpus-per-task", 1, "with --slurm: CPUs per array task, and jobs each task runs at once")
 	fl.StringVar(&s.mem, "mem", "", "with --slurm: memory per task's node, e.g. 4G (sbatch --mem)")
-	fl.IntVar(&s.tasks, "array-size", 0, fmt.Sprintf("with --slurm: number of array tasks N, task i runs shard i/N (default: min(jobs, %d), then as first submitted)", defaultSlurmTasks))
+	fl.IntVar(&s.tasks, "array-size", 0, fmt.Sprintf("with --slurm: number of array tasks N, task i runs shard i/N (default: jobs/%d, at most %d; then as first submitted)", defaultJobsPerTask, defaultSlurmTasks))
 	fl.IntVar(&s.thrott, "throttle", 0, "with --slurm: at most this many tasks at once (--array=...%k)")
 	fl.StringArrayVar(&s.extra, "sbatch", nil, "with --slurm: an extra #SBATCH option for the array, e.g. --sbatch=--qos=short (repeatable)")
 	fl.StringVar(&s.dir, "slurm-dir", "", "with --slurm: directory for scripts, per-task results and logs (default: RESULTS without .jsonl, plus .slurm)")
@@ -132,7 +136,7 @@ func slurmJob(specPath, out string, scale float64, scaleSet bool, reportDir stri
 		scale, tasks = st.TimeScale, st.Tasks
 	} else {
 		if tasks == 0 {
-			tasks = max(1, min(len(plan.Jobs), defaultSlurmTasks))
+			tasks = max(1, min((len(plan.Jobs)+defaultJobsPerTask-1)/defaultJobsPerTask, defaultSlurmTasks))
 		}
 		st = &slurm.State{Spec: specPath, WorkDir: wd, TimeScale: scale, Tasks: tasks}
 	}
