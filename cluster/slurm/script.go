@@ -144,6 +144,7 @@ func (j *Job) ArrayScript() string {
 	w("#")
 	w("# Submit by hand; the merge job joins the parts into the results file and writes")
 	w("# the report once every task has ended:")
+	w("#   mkdir -p %s", shellQuote(j.LogDir()))
 	w("#   jobid=$(sbatch --parsable %s)", shellQuote(j.ArrayScriptPath()))
 	w("#   sbatch --dependency=afterany:$jobid %s", shellQuote(j.MergeScriptPath()))
 	w("#SBATCH --job-name=%s", j.Name)

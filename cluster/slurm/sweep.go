@@ -246,8 +246,8 @@ func (p *Progress) WriteTable(w io.Writer) error {
 // Commands are the shell commands that submit the array tasks and the merge job, as
 // a user would type them (dry runs print them).
 func (j *Job) Commands(tasks []int) string {
-	return fmt.Sprintf("jobid=$(sbatch --parsable %s %s)\nsbatch --dependency=afterany:$jobid %s\n",
-		strings.Join(j.arrayOptions(tasks), " "), shellQuote(j.ArrayScriptPath()), shellQuote(j.MergeScriptPath()))
+	return fmt.Sprintf("mkdir -p %s\njobid=$(sbatch --parsable %s %s)\nsbatch --dependency=afterany:$jobid %s\n",
+		shellQuote(j.LogDir()), strings.Join(j.arrayOptions(tasks), " "), shellQuote(j.ArrayScriptPath()), shellQuote(j.MergeScriptPath()))
 }
 
 func (j *Job) arrayOptions(tasks []int) []string {
