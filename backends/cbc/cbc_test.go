@@ -197,7 +197,7 @@ func TestStopLatency(t *testing.T) {
 	}
 }
 
-// TestQueuedSolveHonoursItsLimits starts a long solve and, while it holds CBC, solves
+// TestQueuedSolveHonoursItsLimits (in-process solves take turns) starts a long solve and, while it holds CBC, solves
 // with a short context deadline and with a short time limit: both must give up
 // waiting for their turn and say so.
 func TestQueuedSolveHonoursItsLimits(t *testing.T) {
@@ -207,7 +207,7 @@ func TestQueuedSolveHonoursItsLimits(t *testing.T) {
 	go func() {
 		m := backendtest.MarketSplit(rand.New(rand.NewPCG(3, 3)), 7)
 		close(started)
-		res, _ := cbc.New().Solve(ctx, m, backends.Options{TimeLimit: 20 * time.Second})
+		res, _ := cbc.NewInProcess().Solve(ctx, m, backends.Options{TimeLimit: 20 * time.Second})
 		done <- res
 	}()
 	<-started
@@ -215,11 +215,17 @@ func TestQueuedSolveHonoursItsLimits(t *testing.T) {
 	short, cancelShort := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancelShort()
 	begin := time.Now()
-	res := solve(t, short, knapsack(false), backends.Options{})
+	res, err := cbc.NewInProcess().Solve(short, knapsack(false), backends.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Status != backends.Interrupted || !strings.Contains(res.Message, "waiting") || time.Since(begin) > time.Second {
 		t.Errorf("queued solve with a context deadline: %s (%s) after %v", res.Status, res.Message, time.Since(begin))
 	}
-	res = solve(t, context.Background(), knapsack(false), backends.Options{TimeLimit: 100 * time.Millisecond})
+	res, err = cbc.NewInProcess().Solve(context.Background(), knapsack(false), backends.Options{TimeLimit: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if res.Status != backends.TimeLimit || !strings.Contains(res.Message, "waiting") {
 		t.Errorf("queued solve with a time limit: %s (%s)", res.Status, res.Message)
 	}

@@ -14,13 +14,25 @@ import (
 	"github.com/schedopt/schedopt/model"
 )
 
-// Solver is the CBC backend. The zero value is ready to use; it holds no state, so one
-// Solver may serve any number of concurrent solves (which CBC runs one at a time, see
-// the package documentation).
-type Solver struct{}
+// Solver is the CBC backend. It holds no state, so one Solver may serve any number of
+// concurrent solves.
+//
+// By default (New) every solve runs in a child process (see process.go): Debian's
+// Clp is built with assertions, and a failed one (seen: ClpSimplexDual::dualColumn0
+// on an LP with free columns) aborts the whole process. In a child it only ends that
+// solve, as a NumericalError; the child also makes cancellation a hard stop and lets
+// CBC solves run in parallel, which CBC's global state forbids within one process.
+type Solver struct {
+	inProcess bool
+}
 
-// New returns a CBC backend.
+// New returns a CBC backend that solves in child processes.
 func New() *Solver { return &Solver{} }
+
+// NewInProcess returns a CBC backend that solves in this process, one solve at a time
+// (see worker): no process start-up (a few milliseconds per solve), but a failed
+// assertion in CBC or Clp ends the program.
+func NewInProcess() *Solver { return &Solver{inProcess: true} }
 
 // Name returns "cbc", the backend's command-line name.
 func (*Solver) Name() string { return "cbc" }
@@ -73,6 +85,14 @@ const infinite = 1e30
 
 // Solve solves m with CBC. See the package documentation for the rules it follows.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	if s.inProcess {
+		return solveInProcess(ctx, m, opts)
+	}
+	return solveInChild(ctx, m, opts)
+}
+
+// solveInProcess solves m with CBC in this process, on the CBC worker thread.
+func solveInProcess(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
 	if err := opts.Validate(); err != nil {
 		return backends.Result{}, fmt.Errorf("cbc: %w", err)
