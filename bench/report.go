@@ -131,7 +131,7 @@ func BuildReport(recs []*Record) *Report {
 			g.Infeasible++
 		case solve.StatusUnbounded:
 			g.Unbounded++
-		case solve.StatusTimeLimit:
+		case solve.StatusTimeLimit, solve.StatusInterrupted:
 			g.TimeLimited++
 		case StatusUnsupported:
 			g.Unsupported++
@@ -142,7 +142,7 @@ func BuildReport(recs []*Record) *Report {
 		switch r.Status {
 		case solve.StatusOptimal, solve.StatusInfeasible, solve.StatusUnbounded:
 			times[l] = append(times[l], r.SolveSeconds())
-		case solve.StatusFeasible, solve.StatusTimeLimit:
+		case solve.StatusFeasible, solve.StatusTimeLimit, solve.StatusInterrupted:
 			t := r.SolveSeconds()
 			if r.TimeLimit > 0 && atLimit(r) {
 				t = r.TimeLimit

@@ -37,7 +37,10 @@ const (
 	StatusInfeasible = "infeasible"
 	StatusUnbounded  = "unbounded"
 	StatusTimeLimit  = "time_limit"
-	StatusError      = "error"
+	// StatusInterrupted: a signal or a cancellation stopped the run (with the best
+	// solution so far when there is one).
+	StatusInterrupted = "interrupted"
+	StatusError       = "error"
 )
 
 // Seconds holds the wall time of the build and solve phases.

@@ -193,10 +193,13 @@ func MapStatus(raw backends.Result, m *model.Model) string {
 		}
 		return StatusError
 	}
+	if raw.Status == backends.Interrupted {
+		return StatusInterrupted
+	}
 	if raw.HasSolution {
 		return StatusFeasible
 	}
-	if raw.Status == backends.TimeLimit || raw.Status == backends.Interrupted {
+	if raw.Status == backends.TimeLimit {
 		return StatusTimeLimit
 	}
 	return StatusError

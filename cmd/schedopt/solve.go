@@ -176,7 +176,7 @@ func statusExit(res *solve.Result, ctx context.Context) error {
 		}
 		return exitError{code: exitFailure, msg: res.Name + ": " + msg}
 	}
-	if ctx.Err() != nil && res.Status == solve.StatusTimeLimit {
+	if res.Status == solve.StatusInterrupted || ctx.Err() != nil && res.Status == solve.StatusTimeLimit {
 		return exitError{code: exitFailure, msg: "interrupted"}
 	}
 	return nil

@@ -140,7 +140,7 @@ func (p *Problem) stoppedExact(ctx context.Context, req solve.Request) func(*sol
 		if err == nil || ctx.Err() == nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)) {
 			return res, err
 		}
-		return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend, Status: solve.StatusTimeLimit,
+		return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend, Status: stoppedStatus(err),
 			Message: "the exact algorithm was stopped: " + err.Error()}, nil
 	}
 }
@@ -650,7 +650,7 @@ func (p *Problem) solveFrontMILP(ctx context.Context, req solve.Request) (*solve
 	var complete xw.Front
 	stop := func(err error) (*solve.Result, error) {
 		if errors.Is(err, errStageLimit) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-			res.Status = solve.StatusTimeLimit
+			res.Status = stoppedStatus(err)
 			res.Message = fmt.Sprintf("stopped after %d MILP solves: %v", m.solves, err)
 			if len(found) == 0 {
 				return res, nil
@@ -924,4 +924,13 @@ func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result,
 	res.Solution = sol
 	res.Check.Evaluator = &solve.EvaluatorCheck{OK: true, Objective: p.Inst.ObjectiveOf(ev)}
 	return res, nil
+}
+
+// stoppedStatus is the status of a run stopped by err: "interrupted" for a
+// cancellation (a signal), "time_limit" for the time limit.
+func stoppedStatus(err error) string {
+	if errors.Is(err, context.Canceled) {
+		return solve.StatusInterrupted
+	}
+	return solve.StatusTimeLimit
 }
