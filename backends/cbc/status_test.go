@@ -4,45 +4,36 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/backendtest"
 )
 
 func TestMapStatus(t *testing.T) {
 	proven := mipInfo{status: cbcFinished, secondary: 0, optimal: true, hasSolution: true}
-	for _, tc := range []struct {
-		name string
-		o    outcome
-		want backends.Status
-	}{
-		{"proven optimum with a solution", outcome{mip: true, info: proven}, backends.Optimal},
-		{"stopped on gap is optimal within the gap", outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: 2, optimal: true, hasSolution: true}}, backends.Optimal},
-		{"optimal claim without a solution is not optimal", outcome{mip: true, info: mipInfo{status: cbcFinished, optimal: true}}, backends.Other},
-		{"a proof after the deadline stop is not trusted", outcome{mip: true, reason: stopDeadline, info: proven}, backends.TimeLimit},
-		{"a proof after the context stop is not trusted", outcome{mip: true, reason: stopContext, info: proven}, backends.Interrupted},
-		{"infeasible", outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: 1, infeasible: true}}, backends.Infeasible},
-		{"unbounded relaxation without a point stays undecided", outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: secUnbounded, continuousUnbounded: true, infeasible: true}}, backends.InfeasibleOrUnbounded},
-		{"unbounded relaxation with a point is unbounded", outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: secUnbounded, continuousUnbounded: true, hasSolution: true}}, backends.Unbounded},
-		{"CBC's own time limit", outcome{mip: true, info: mipInfo{status: cbcStopped, secondary: secTime, timeHit: true, hasSolution: true}}, backends.TimeLimit},
-		{"CBC's own limit set from the context deadline", outcome{mip: true, ctxFirst: true, info: mipInfo{status: cbcStopped, secondary: secTime, timeHit: true}}, backends.Interrupted},
-		{"abandoned is numerical", outcome{mip: true, info: mipInfo{status: cbcAbandoned, abandoned: true, hasSolution: true}}, backends.NumericalError},
-		{"node limit is other", outcome{mip: true, info: mipInfo{status: cbcStopped, secondary: 3, nodeLimit: true, hasSolution: true}}, backends.Other},
-		{"user event without our stop is other", outcome{mip: true, info: mipInfo{status: cbcUserEvent, secondary: 5, hasSolution: true}}, backends.Other},
-		{"search not started is other", outcome{mip: true, info: mipInfo{status: cbcBeforeSearch, secondary: -1}}, backends.Other},
-		{"LP optimal", outcome{lpStatus: lpOptimal}, backends.Optimal},
-		{"LP primal infeasible", outcome{lpStatus: lpInfeasible}, backends.Infeasible},
-		{"LP dual infeasible at a feasible point is unbounded", outcome{lpStatus: lpDualInfeasible, lpPrimalFeasible: true}, backends.Unbounded},
-		{"LP dual infeasible otherwise is undecided", outcome{lpStatus: lpDualInfeasible}, backends.InfeasibleOrUnbounded},
-		{"LP stopped on errors is numerical", outcome{lpStatus: lpErrors}, backends.NumericalError},
-		{"LP stopped on a limit is other", outcome{lpStatus: lpLimit}, backends.Other},
-		{"LP stopped by the deadline", outcome{lpStatus: lpEvent, reason: stopDeadline}, backends.TimeLimit},
-		{"LP optimum finished before the stop took effect", outcome{lpStatus: lpOptimal, reason: stopContext}, backends.Optimal},
-		{"LP stopped by the context", outcome{lpStatus: lpEvent, reason: stopContext}, backends.Interrupted},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got, msg := mapStatus(tc.o); got != tc.want {
-				t.Errorf("mapStatus(%+v) = %s (%s), want %s", tc.o, got, msg, tc.want)
-			}
-		})
-	}
+	backendtest.RunStatusTable(t, func(o outcome) backends.Status { st, _ := mapStatus(o); return st }, []backendtest.StatusCase[outcome]{
+		{Name: "proven optimum with a solution", In: outcome{mip: true, info: proven}, Want: backends.Optimal},
+		{Name: "stopped on gap is optimal within the gap", In: outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: 2, optimal: true, hasSolution: true}}, Want: backends.Optimal},
+		{Name: "optimal claim without a solution is not optimal", In: outcome{mip: true, info: mipInfo{status: cbcFinished, optimal: true}}, Want: backends.Other},
+		{Name: "a proof after the deadline stop is not trusted", In: outcome{mip: true, reason: stopDeadline, info: proven}, Want: backends.TimeLimit},
+		{Name: "a proof after the context stop is not trusted", In: outcome{mip: true, reason: stopContext, info: proven}, Want: backends.Interrupted},
+		{Name: "infeasible", In: outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: 1, infeasible: true}}, Want: backends.Infeasible},
+		{Name: "unbounded relaxation without a point stays undecided", In: outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: secUnbounded, continuousUnbounded: true, infeasible: true}}, Want: backends.InfeasibleOrUnbounded},
+		{Name: "unbounded relaxation with a point is unbounded", In: outcome{mip: true, info: mipInfo{status: cbcFinished, secondary: secUnbounded, continuousUnbounded: true, hasSolution: true}}, Want: backends.Unbounded},
+		{Name: "CBC's own time limit", In: outcome{mip: true, info: mipInfo{status: cbcStopped, secondary: secTime, timeHit: true, hasSolution: true}}, Want: backends.TimeLimit},
+		{Name: "CBC's own limit set from the context deadline", In: outcome{mip: true, ctxFirst: true, info: mipInfo{status: cbcStopped, secondary: secTime, timeHit: true}}, Want: backends.Interrupted},
+		{Name: "abandoned is numerical", In: outcome{mip: true, info: mipInfo{status: cbcAbandoned, abandoned: true, hasSolution: true}}, Want: backends.NumericalError},
+		{Name: "node limit is other", In: outcome{mip: true, info: mipInfo{status: cbcStopped, secondary: 3, nodeLimit: true, hasSolution: true}}, Want: backends.Other},
+		{Name: "user event without our stop is other", In: outcome{mip: true, info: mipInfo{status: cbcUserEvent, secondary: 5, hasSolution: true}}, Want: backends.Other},
+		{Name: "search not started is other", In: outcome{mip: true, info: mipInfo{status: cbcBeforeSearch, secondary: -1}}, Want: backends.Other},
+		{Name: "LP optimal", In: outcome{lpStatus: lpOptimal}, Want: backends.Optimal},
+		{Name: "LP primal infeasible", In: outcome{lpStatus: lpInfeasible}, Want: backends.Infeasible},
+		{Name: "LP dual infeasible at a feasible point is unbounded", In: outcome{lpStatus: lpDualInfeasible, lpPrimalFeasible: true}, Want: backends.Unbounded},
+		{Name: "LP dual infeasible otherwise is undecided", In: outcome{lpStatus: lpDualInfeasible}, Want: backends.InfeasibleOrUnbounded},
+		{Name: "LP stopped on errors is numerical", In: outcome{lpStatus: lpErrors}, Want: backends.NumericalError},
+		{Name: "LP stopped on a limit is other", In: outcome{lpStatus: lpLimit}, Want: backends.Other},
+		{Name: "LP stopped by the deadline", In: outcome{lpStatus: lpEvent, reason: stopDeadline}, Want: backends.TimeLimit},
+		{Name: "LP optimum finished before the stop took effect", In: outcome{lpStatus: lpOptimal, reason: stopContext}, Want: backends.Optimal},
+		{Name: "LP stopped by the context", In: outcome{lpStatus: lpEvent, reason: stopContext}, Want: backends.Interrupted},
+	})
 }
 
 func TestHasSolution(t *testing.T) {

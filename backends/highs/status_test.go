@@ -7,37 +7,28 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/backendtest"
 	"github.com/schedopt/schedopt/model"
 )
 
 func TestMapStatus(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		ms     int
-		reason int
-		want   backends.Status
-	}{
-		{"only Optimal is optimal", modelOptimal, 0, backends.Optimal},
-		{"infeasible", modelInfeasible, 0, backends.Infeasible},
-		{"unbounded", modelUnbounded, 0, backends.Unbounded},
-		{"unbounded or infeasible stays undecided", modelUnboundedOrInfeasible, 0, backends.InfeasibleOrUnbounded},
-		{"HiGHS time limit", modelTimeLimit, 0, backends.TimeLimit},
-		{"interrupt by the deadline watcher is a time limit", modelInterrupt, stopDeadline, backends.TimeLimit},
-		{"interrupt by the context", modelInterrupt, stopContext, backends.Interrupted},
-		{"solve error is numerical", modelSolveError, 0, backends.NumericalError},
-		{"presolve error is numerical", modelPresolveError, 0, backends.NumericalError},
-		{"solution limit is other", modelSolutionLimit, 0, backends.Other},
-		{"iteration limit is other", modelIterationLimit, 0, backends.Other},
-		{"objective bound is other, not optimal", modelObjectiveBound, 0, backends.Other},
-		{"unknown is other", modelUnknown, 0, backends.Other},
-		{"memory limit is other", modelMemoryLimit, 0, backends.Other},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := mapStatus(tc.ms, tc.reason); got != tc.want {
-				t.Errorf("mapStatus(%d, %d) = %s, want %s", tc.ms, tc.reason, got, tc.want)
-			}
-		})
-	}
+	type code struct{ ms, reason int }
+	backendtest.RunStatusTable(t, func(c code) backends.Status { return mapStatus(c.ms, c.reason) }, []backendtest.StatusCase[code]{
+		{Name: "only Optimal is optimal", In: code{modelOptimal, 0}, Want: backends.Optimal},
+		{Name: "infeasible", In: code{modelInfeasible, 0}, Want: backends.Infeasible},
+		{Name: "unbounded", In: code{modelUnbounded, 0}, Want: backends.Unbounded},
+		{Name: "unbounded or infeasible stays undecided", In: code{modelUnboundedOrInfeasible, 0}, Want: backends.InfeasibleOrUnbounded},
+		{Name: "HiGHS time limit", In: code{modelTimeLimit, 0}, Want: backends.TimeLimit},
+		{Name: "interrupt by the deadline watcher is a time limit", In: code{modelInterrupt, stopDeadline}, Want: backends.TimeLimit},
+		{Name: "interrupt by the context", In: code{modelInterrupt, stopContext}, Want: backends.Interrupted},
+		{Name: "solve error is numerical", In: code{modelSolveError, 0}, Want: backends.NumericalError},
+		{Name: "presolve error is numerical", In: code{modelPresolveError, 0}, Want: backends.NumericalError},
+		{Name: "solution limit is other", In: code{modelSolutionLimit, 0}, Want: backends.Other},
+		{Name: "iteration limit is other", In: code{modelIterationLimit, 0}, Want: backends.Other},
+		{Name: "objective bound is other, not optimal", In: code{modelObjectiveBound, 0}, Want: backends.Other},
+		{Name: "unknown is other", In: code{modelUnknown, 0}, Want: backends.Other},
+		{Name: "memory limit is other", In: code{modelMemoryLimit, 0}, Want: backends.Other},
+	})
 }
 
 // TestStartReachesHiGHS checks, through HiGHS's own log, that a MIP start is passed.

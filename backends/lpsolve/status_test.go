@@ -5,35 +5,27 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/backendtest"
 	"github.com/schedopt/schedopt/model"
 )
 
 func TestMapStatus(t *testing.T) {
-	for _, tc := range []struct {
-		name         string
-		code, reason int
-		want         backends.Status
-	}{
-		{"only OPTIMAL is optimal", codeOptimal, 0, backends.Optimal},
-		{"SUBOPTIMAL after the deadline abort", codeSubOptimal, stopDeadline, backends.TimeLimit},
-		{"SUBOPTIMAL after the context abort", codeSubOptimal, stopContext, backends.Interrupted},
-		{"SUBOPTIMAL without an abort is other, never optimal", codeSubOptimal, 0, backends.Other},
-		{"USERABORT by the deadline", codeUserAbort, stopDeadline, backends.TimeLimit},
-		{"USERABORT by the context", codeUserAbort, stopContext, backends.Interrupted},
-		{"TIMEOUT", codeTimeout, 0, backends.TimeLimit},
-		{"INFEASIBLE", codeInfeasible, 0, backends.Infeasible},
-		{"UNBOUNDED", codeUnbounded, 0, backends.Unbounded},
-		{"DEGENERATE is numerical", codeDegenerate, 0, backends.NumericalError},
-		{"NUMFAILURE", codeNumFailure, 0, backends.NumericalError},
-		{"ACCURACYERROR", codeAccuracyError, 0, backends.NumericalError},
-		{"PRESOLVED is other", codePresolved, 0, backends.Other},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := mapStatus(tc.code, tc.reason); got != tc.want {
-				t.Errorf("mapStatus(%d, %d) = %s, want %s", tc.code, tc.reason, got, tc.want)
-			}
-		})
-	}
+	type code struct{ code, reason int }
+	backendtest.RunStatusTable(t, func(c code) backends.Status { return mapStatus(c.code, c.reason) }, []backendtest.StatusCase[code]{
+		{Name: "only OPTIMAL is optimal", In: code{codeOptimal, 0}, Want: backends.Optimal},
+		{Name: "SUBOPTIMAL after the deadline abort", In: code{codeSubOptimal, stopDeadline}, Want: backends.TimeLimit},
+		{Name: "SUBOPTIMAL after the context abort", In: code{codeSubOptimal, stopContext}, Want: backends.Interrupted},
+		{Name: "SUBOPTIMAL without an abort is other, never optimal", In: code{codeSubOptimal, 0}, Want: backends.Other},
+		{Name: "USERABORT by the deadline", In: code{codeUserAbort, stopDeadline}, Want: backends.TimeLimit},
+		{Name: "USERABORT by the context", In: code{codeUserAbort, stopContext}, Want: backends.Interrupted},
+		{Name: "TIMEOUT", In: code{codeTimeout, 0}, Want: backends.TimeLimit},
+		{Name: "INFEASIBLE", In: code{codeInfeasible, 0}, Want: backends.Infeasible},
+		{Name: "UNBOUNDED", In: code{codeUnbounded, 0}, Want: backends.Unbounded},
+		{Name: "DEGENERATE is numerical", In: code{codeDegenerate, 0}, Want: backends.NumericalError},
+		{Name: "NUMFAILURE", In: code{codeNumFailure, 0}, Want: backends.NumericalError},
+		{Name: "ACCURACYERROR", In: code{codeAccuracyError, 0}, Want: backends.NumericalError},
+		{Name: "PRESOLVED is other", In: code{codePresolved, 0}, Want: backends.Other},
+	})
 }
 
 func TestUseStart(t *testing.T) {
