@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -270,5 +271,41 @@ func TestReportFrontsWithinTheGap(t *testing.T) {
 				t.Errorf("disagreements %+v, want conflict = %v", rep.Disagreements, c.conflict)
 			}
 		})
+	}
+}
+
+func TestReportCountsTheCertificationWork(t *testing.T) {
+	one := 1.0
+	withCert := func(inst string, confirmed bool, secs ...float64) *bench.Record {
+		r := rec(inst, "highs", nil, solve.StatusOptimal, &one, secs[0])
+		c := &certify.Certificate{Method: "m", Confirmed: confirmed}
+		for i, s := range secs {
+			purpose := certify.PurposeSolve
+			if i > 0 {
+				purpose = certify.PurposeCutoff
+			}
+			c.Solves = append(c.Solves, certify.Attempt{Backend: "highs", Purpose: purpose, Seconds: s})
+		}
+		r.Result.Certificate = c
+		return r
+	}
+	rep := bench.BuildReport([]*bench.Record{withCert("a", true, 2, 0.5), withCert("b", false, 2), withCert("c", true, 4, 1, 0.5)})
+	if len(rep.Groups) != 1 {
+		t.Fatalf("%d groups, want 1", len(rep.Groups))
+	}
+	g := rep.Groups[0]
+	if g.Certified != 3 || g.Confirmed != 2 || g.ExtraSolves != 3 || g.FirstSeconds != 8 || g.ExtraSeconds != 2 {
+		t.Errorf("certified %d, confirmed %d, added %d, first %g s, added %g s; want 3, 2, 3, 8, 2",
+			g.Certified, g.Confirmed, g.ExtraSolves, g.FirstSeconds, g.ExtraSeconds)
+	}
+	if o := g.CertOverhead(); o != 0.25 {
+		t.Errorf("overhead %g, want 0.25", o)
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md, "t"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| highs | 3 | 2 | 3 | 8 | 2 | 25.0% |") {
+		t.Errorf("the certification table is missing or wrong:\n%s", md.String())
 	}
 }
