@@ -1,0 +1,162 @@
+package isoeff
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/schedopt/schedopt/maps/mapplot"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Figure size of the map.
+const (
+	figWidth  = 17 * vg.Centimeter
+	figHeight = 13 * vg.Centimeter
+)
+
+// Line colours: isolines black, MAX red, the bounds grey.
+var (
+	isoColor   = color.Black
+	maxColor   = color.RGBA{R: 200, A: 255}
+	boundColor = color.Gray{Y: 120}
+)
+
+// Save draws the map to base (base.svg and base.png without an extension, else the
+// one format it names): m along x, V along a log y axis, the isolines of both sides of
+// V_max as steps labelled with their level, the MAX line, and the bounds (dashed: the
+// (5.27) band below V_max; dotted: the (5.29) estimate above it). It returns the files
+// written.
+func Save(r *Result, bounds []BoundLine, title, base string) ([]string, error) {
+	var files []string
+	switch ext := strings.ToLower(filepath.Ext(base)); ext {
+	case ".svg", ".png":
+		files = []string{base}
+	case "":
+		files = []string{base + ".svg", base + ".png"}
+	default:
+		return nil, fmt.Errorf("isoeff: %s: unknown image format %q (use .svg or .png)", base, ext)
+	}
+	p, err := mapPlot(r, bounds, title)
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range files {
+		if err := p.Save(figWidth, figHeight, name); err != nil {
+			return nil, fmt.Errorf("isoeff: %w", err)
+		}
+	}
+	return files, nil
+}
+
+func mapPlot(r *Result, bounds []BoundLine, title string) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = font.Length(11)
+	p.X.Label.Text, p.Y.Label.Text = "m (machines)", "V [MB]"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.BackgroundColor = color.White
+	p.Legend.Top = true
+	p.Legend.TextStyle.Font.Size = font.Length(8)
+	addLine := func(xy plotter.XYs, c color.Color, w vg.Length, dash []vg.Length) (*plotter.Line, error) {
+		if len(xy) == 1 { // a lone point: widen it to a step of width 1
+			xy = append(plotter.XYs{{X: xy[0].X - 0.5, Y: xy[0].Y}}, plotter.XY{X: xy[0].X + 0.5, Y: xy[0].Y})
+		}
+		ln, err := plotter.NewLine(xy)
+		if err != nil {
+			return nil, fmt.Errorf("isoeff: plot: %w", err)
+		}
+		ln.StepStyle = plotter.MidStep
+		ln.LineStyle.Color, ln.LineStyle.Width, ln.LineStyle.Dashes = c, w, dash
+		p.Add(ln)
+		return ln, nil
+	}
+	var lab plotter.XYLabels
+	lines := map[string]plotter.XYs{}
+	var keys []string
+	for _, mr := range r.PerM {
+		for _, pt := range mr.Points {
+			k := fmt.Sprintf("%s|%g", pt.Side, pt.Level)
+			if _, ok := lines[k]; !ok {
+				keys = append(keys, k)
+			}
+			lines[k] = append(lines[k], plotter.XY{X: float64(pt.M), Y: pt.V})
+		}
+	}
+	sort.Strings(keys)
+	first := true
+	for _, k := range keys {
+		xy := lines[k]
+		ln, err := addLine(xy, isoColor, vg.Points(1), nil)
+		if err != nil {
+			return nil, err
+		}
+		if first {
+			p.Legend.Add("isoefficiency (MIP)", ln)
+			first = false
+		}
+		var level float64
+		fmt.Sscanf(k[strings.Index(k, "|")+1:], "%g", &level)
+		mid := xy[len(xy)/2]
+		lab.XYs = append(lab.XYs, mid)
+		lab.Labels = append(lab.Labels, mapplot.LevelLabel(level, ""))
+	}
+	var mx plotter.XYs
+	for _, mr := range r.PerM {
+		mx = append(mx, plotter.XY{X: float64(mr.M), Y: mr.VMax})
+	}
+	if len(mx) > 0 {
+		ln, err := addLine(mx, maxColor, vg.Points(1.5), nil)
+		if err != nil {
+			return nil, err
+		}
+		p.Legend.Add("MAX", ln)
+	}
+	seen := map[string]bool{}
+	for _, b := range bounds {
+		xy := make(plotter.XYs, len(b.M))
+		for i := range b.M {
+			xy[i] = plotter.XY{X: float64(b.M[i]), Y: b.V[i]}
+		}
+		dash := []vg.Length{vg.Points(4), vg.Points(2)}
+		if b.Name == "(5.29)" {
+			dash = []vg.Length{vg.Points(1), vg.Points(2)}
+		}
+		ln, err := addLine(xy, boundColor, vg.Points(0.8), dash)
+		if err != nil {
+			return nil, err
+		}
+		name := strings.TrimSuffix(strings.TrimSuffix(b.Name, " upper"), " lower")
+		if !seen[name] {
+			seen[name] = true
+			if name == "(5.29)" {
+				p.Legend.Add("(5.29) estimate above V_max", ln)
+			} else {
+				p.Legend.Add("(5.27) bounds below V_max", ln)
+			}
+		}
+	}
+	if len(lab.XYs) > 0 {
+		labels, err := plotter.NewLabels(lab)
+		if err != nil {
+			return nil, fmt.Errorf("isoeff: plot: %w", err)
+		}
+		for i := range labels.TextStyle {
+			labels.TextStyle[i].Font.Size = font.Length(8)
+			labels.TextStyle[i].XAlign = draw.XCenter
+			labels.TextStyle[i].YAlign = draw.YBottom
+		}
+		p.Add(labels)
+	}
+	if len(keys) == 0 && len(mx) == 0 {
+		return nil, mapplot.ErrNoData
+	}
+	return p, nil
+}
