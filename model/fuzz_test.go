@@ -3,6 +3,7 @@ package model
 import (
 	"bytes"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -70,6 +71,9 @@ func FuzzWriteLP(f *testing.F) {
 		// MPS: exact round trip, except that a ranged row with bounds of opposite sign
 		// may move by one ulp of its range (see encodeRange); then the second round
 		// trip must be exact.
+		if err := m.WriteMPS(io.Discard); errors.Is(err, ErrNotMPS) {
+			return // a number MPS cannot carry; WriteMPS says so
+		}
 		w1 := writeMPS(t, m)
 		m2 := readMPS(t, w1)
 		if d := equalModels(m, m2, false); d != "" {
@@ -142,7 +146,7 @@ func fuzzModel(data []byte) *Model {
 	m := New(name())
 	ncols := next() % 8
 	for range ncols {
-		kind := Kind(next() % 3)
+		kind := Kind(next() % 5)
 		lo, hi := value(), value()
 		if lo > hi {
 			lo, hi = hi, lo

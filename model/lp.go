@@ -34,6 +34,9 @@ const lpTermsPerLine = 8
 //     disagree about integer defaults), binary columns with bounds [0, 1] are listed
 //     in the Binary section and other binary columns are written as general integers
 //     with their bounds.
+//   - Semi-continuous and semi-integer columns get a two-sided bound line
+//     "lo <= x <= hi" and are listed in a Semi-continuous section (semi-integer ones in
+//     General too), as CPLEX and HiGHS read them.
 func (m *Model) WriteLP(w io.Writer) error {
 	if err := m.validateStructure(); err != nil {
 		return fmt.Errorf("model: write LP: %w", err)
@@ -95,7 +98,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 		if kind == Binary && lo == 0 && hi == 1 {
 			continue
 		}
-		explicit := kind.IsInteger()
+		explicit := kind.IsInteger() || kind.IsSemi()
 		loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
 		if !explicit && lo == 0 && hiInf {
 			continue
@@ -106,7 +109,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 		}
 		t.byte(' ')
 		switch {
-		case lo == hi:
+		case lo == hi && !kind.IsSemi():
 			t.str(cols[j])
 			t.str(" = ")
 			t.num(lo)
@@ -137,11 +140,12 @@ func (m *Model) WriteLP(w io.Writer) error {
 
 	m.lpList(t, "General", cols, func(j int) bool {
 		k := m.colKind[j]
-		return k == Integer || k == Binary && (m.colLo[j] != 0 || m.colHi[j] != 1)
+		return k == Integer || k == SemiInteger || k == Binary && (m.colLo[j] != 0 || m.colHi[j] != 1)
 	})
 	m.lpList(t, "Binary", cols, func(j int) bool {
 		return m.colKind[j] == Binary && m.colLo[j] == 0 && m.colHi[j] == 1
 	})
+	m.lpList(t, "Semi-continuous", cols, func(j int) bool { return m.colKind[j].IsSemi() })
 	t.str("End\n")
 	return t.flush()
 }

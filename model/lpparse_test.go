@@ -74,7 +74,7 @@ func parseLP(src string) (*Model, error) {
 		return nil, fmt.Errorf("sections %q", order)
 	}
 	for _, s := range order[2 : len(order)-1] {
-		if s != "Bounds" && s != "General" && s != "Binary" {
+		if s != "Bounds" && s != "General" && s != "Binary" && s != "Semi-continuous" {
 			return nil, fmt.Errorf("unknown section %q", s)
 		}
 	}
@@ -184,6 +184,19 @@ func parseLP(src string) (*Model, error) {
 					m.colKind[v] = Binary
 					m.SetBounds(v, 0, 1)
 				}
+			}
+		}
+	}
+	for _, s := range sections["Semi-continuous"] {
+		for _, name := range strings.Fields(s) {
+			v, ok := cols[name]
+			if !ok {
+				return nil, fmt.Errorf("Semi-continuous: unknown column %q", name)
+			}
+			if m.colKind[v] == Integer {
+				m.colKind[v] = SemiInteger
+			} else {
+				m.colKind[v] = SemiContinuous
 			}
 		}
 	}

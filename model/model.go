@@ -15,6 +15,13 @@ const (
 	Continuous Kind = iota // any real value within the bounds
 	Integer                // an integer within the bounds
 	Binary                 // 0 or 1; the bounds are intersected with [0, 1]
+	// SemiContinuous is 0 or any real value in [lo, hi]: a quantity that is either off
+	// or between a minimum and a maximum (a machine's load, a lot size). It needs
+	// 0 <= lo and a finite hi; see ErrSemiBounds and WithoutSemi.
+	SemiContinuous
+	// SemiInteger is 0 or an integer in [lo, hi], with the bound rules of
+	// SemiContinuous.
+	SemiInteger
 )
 
 // String returns the kind's name.
@@ -26,12 +33,27 @@ func (k Kind) String() string {
 		return "integer"
 	case Binary:
 		return "binary"
+	case SemiContinuous:
+		return "semi-continuous"
+	case SemiInteger:
+		return "semi-integer"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
 
 // IsInteger reports whether the kind requires integral values.
-func (k Kind) IsInteger() bool { return k == Integer || k == Binary }
+// A semi-integer column is integral (its values are 0 and the integers of [lo, hi]).
+func (k Kind) IsInteger() bool { return k == Integer || k == Binary || k == SemiInteger }
+
+// IsSemi reports whether the kind is semi-continuous or semi-integer: a column whose
+// value is 0 or within its bounds.
+func (k Kind) IsSemi() bool { return k == SemiContinuous || k == SemiInteger }
+
+// ErrSemiBounds is wrapped by the error recorded for a semi-continuous or semi-integer
+// column whose bounds are not 0 <= lo <= hi < +Inf: without a finite upper bound no
+// solver (and no reformulation with a binary) can represent the column exactly, and a
+// negative lower bound would make 0 an interior point, which no solver agrees on.
+var ErrSemiBounds = errors.New("model: semi-continuous column needs 0 <= lower bound <= upper bound < +Inf")
 
 // Var identifies a column of a Model. Vars are dense indices from 0, in creation order.
 type Var int32
@@ -125,7 +147,22 @@ func (m *Model) NumRows() int { return len(m.rowLo) }
 // NumNonzeros returns the number of nonzero constraint coefficients.
 func (m *Model) NumNonzeros() int { return len(m.rowIndex) }
 
-// NumIntegers returns the number of integer and binary columns.
+// NumSemi returns the number of semi-continuous and semi-integer columns. A model with
+// one is a MIP even when NumIntegers is 0: its feasible set is not convex.
+func (m *Model) NumSemi() int {
+	n := 0
+	for _, k := range m.colKind {
+		if k.IsSemi() {
+			n++
+		}
+	}
+	return n
+}
+
+// IsMIP reports whether the model has integer, binary or semi columns.
+func (m *Model) IsMIP() bool { return m.NumIntegers() > 0 || m.NumSemi() > 0 }
+
+// NumIntegers returns the number of integer, binary and semi-integer columns.
 func (m *Model) NumIntegers() int {
 	n := 0
 	for _, k := range m.colKind {
@@ -179,6 +216,16 @@ func (m *Model) AddContinuous(lo, hi float64, name string) Var {
 // AddInteger adds an integer column with bounds [lo, hi].
 func (m *Model) AddInteger(lo, hi float64, name string) Var { return m.AddVar(Integer, lo, hi, name) }
 
+// AddSemiContinuous adds a column that is 0 or in [lo, hi] (0 <= lo <= hi < +Inf).
+func (m *Model) AddSemiContinuous(lo, hi float64, name string) Var {
+	return m.AddVar(SemiContinuous, lo, hi, name)
+}
+
+// AddSemiInteger adds a column that is 0 or an integer in [lo, hi] (0 <= lo <= hi < +Inf).
+func (m *Model) AddSemiInteger(lo, hi float64, name string) Var {
+	return m.AddVar(SemiInteger, lo, hi, name)
+}
+
 // AddBinary adds a binary column.
 func (m *Model) AddBinary(name string) Var { return m.AddVar(Binary, 0, 1, name) }
 
@@ -188,6 +235,17 @@ func (m *Model) checkColBounds(v Var, lo, hi float64) {
 	if m.err == nil && badBounds(lo, hi) {
 		m.checkBounds("column "+m.VarName(v), lo, hi)
 	}
+	if m.err == nil && m.colKind[v].IsSemi() && badSemi(lo, hi) {
+		m.err = semiError(m.VarName(v), m.colKind[v], lo, hi)
+	}
+}
+
+// badSemi reports whether [lo, hi] are not valid bounds of a semi column.
+func badSemi(lo, hi float64) bool { return !(lo >= 0) || math.IsInf(hi, 0) }
+
+// semiError is the error for a semi column with bounds [lo, hi].
+func semiError(name string, k Kind, lo, hi float64) error {
+	return fmt.Errorf("%w: column %s (%s): bounds [%g, %g]: %w", ErrInvalid, name, k, lo, hi, ErrSemiBounds)
 }
 
 // checkRowBounds is checkColBounds for row r named name.
@@ -601,6 +659,9 @@ func (m *Model) validateStructure() error {
 		lo, hi := m.colLo[v], m.colHi[v]
 		if math.IsNaN(lo) || math.IsNaN(hi) || lo > hi || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
 			return fmt.Errorf("%w: column %s: bounds [%g, %g]", ErrInvalid, m.VarName(Var(v)), lo, hi)
+		}
+		if m.colKind[v].IsSemi() && badSemi(lo, hi) {
+			return semiError(m.VarName(Var(v)), m.colKind[v], lo, hi)
 		}
 		if c := m.colObj[v]; math.IsNaN(c) || math.IsInf(c, 0) {
 			return fmt.Errorf("%w: column %s: objective coefficient %g", ErrInvalid, m.VarName(Var(v)), c)

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -33,14 +34,23 @@ import (
 //     continuous
 //     column gets no bound line when its bounds are the default [0, +∞); MI is always
 //     followed by UP, for readers that give MI an upper bound of 0.
+//   - A semi-continuous column gets an LO line (when its lower bound is not 0) and an
+//     SC line with its upper bound; a semi-integer column is written the same way,
+//     between the integer markers, as CPLEX, CBC and HiGHS read it.
 //   - A column that appears in no row and has a zero objective coefficient is written
 //     with an explicit 0 entry in the objective row, so that it still exists.
 //   - Numbers are written in the shortest form that reads back as the same float64.
 //
 // The MIP start and the reformulation records are not written. WriteMPS returns an error
-// when the model is invalid (see Validate; epigraph exactness is not required).
+// when the model is invalid (see Validate; epigraph exactness is not required) and one
+// wrapping ErrNotMPS when the file could not mean the model: a finite bound, right-hand
+// side (a RANGES value may be larger) or objective constant of magnitude MPSInfinity or more (readers take it as
+// infinite), or a coefficient of magnitude MaxMPSCoefficient or more (ReadMPS refuses it).
 func (m *Model) WriteMPS(w io.Writer) error {
 	if err := m.validateStructure(); err != nil {
+		return fmt.Errorf("model: write MPS: %w", err)
+	}
+	if err := m.mpsRepresentable(); err != nil {
 		return fmt.Errorf("model: write MPS: %w", err)
 	}
 	cols, rows := m.fileNames()
@@ -179,6 +189,16 @@ func (m *Model) writeMPSBounds(t *textOut, name string, j Var, header func()) {
 	lo, hi := m.colLo[j], m.colHi[j]
 	kind := m.colKind[j]
 	loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
+	if kind.IsSemi() {
+		// SC sets the upper bound; the lower bound is an LO line. A semi-integer
+		// column is an SC column between the integer markers (CPLEX, CBC, HiGHS).
+		header()
+		if lo != 0 {
+			t.bound("LO", name, lo, true)
+		}
+		t.bound("SC", name, hi, true)
+		return
+	}
 	if kind == Binary && lo == 0 && hi == 1 {
 		header()
 		t.bound("BV", name, 0, false)
@@ -297,4 +317,50 @@ func encodeRange(lo, hi float64) (typ byte, rhs, r float64, err error) {
 		return 'G', lo, r0, nil
 	}
 	return 'L', hi, r0, nil
+}
+
+// ErrNotMPS is wrapped by WriteMPS's error for a model whose numbers an MPS file cannot
+// carry with their meaning (see WriteMPS).
+var ErrNotMPS = errors.New("model: not representable in MPS")
+
+// mpsRepresentable returns an error wrapping ErrNotMPS naming the first number of m
+// that an MPS reader would read differently or refuse.
+func (m *Model) mpsRepresentable() error {
+	big := func(v float64) bool { return !math.IsInf(v, 0) && math.Abs(v) >= MPSInfinity }
+	for j := range m.NumVars() {
+		if big(m.colLo[j]) || big(m.colHi[j]) {
+			return fmt.Errorf("%w: column %s: bounds [%g, %g] reach %g, which MPS readers take as infinite",
+				ErrNotMPS, m.VarName(Var(j)), m.colLo[j], m.colHi[j], MPSInfinity)
+		}
+		if math.Abs(m.colObj[j]) >= MaxMPSCoefficient {
+			return fmt.Errorf("%w: column %s: objective coefficient %g reaches %g", ErrNotMPS, m.VarName(Var(j)), m.colObj[j], MaxMPSCoefficient)
+		}
+	}
+	for i := range m.NumRows() {
+		// Only the RHS value is read with the infinity threshold; a RANGES value is not.
+		lo, hi := m.rowLo[i], m.rowHi[i]
+		var rhs float64
+		switch classifyRow(lo, hi) {
+		case rowLE:
+			rhs = hi
+		case rowGE, rowEQ:
+			rhs = lo
+		case rowRange:
+			_, rhs, _, _ = encodeRange(lo, hi)
+		}
+		if big(rhs) {
+			return fmt.Errorf("%w: row %s: right-hand side %g reaches %g, which MPS readers take as infinite",
+				ErrNotMPS, m.RowName(Row(i)), rhs, MPSInfinity)
+		}
+		for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
+			if math.Abs(m.rowValue[k]) >= MaxMPSCoefficient {
+				return fmt.Errorf("%w: row %s: coefficient %g of %s reaches %g", ErrNotMPS,
+					m.RowName(Row(i)), m.rowValue[k], m.VarName(Var(m.rowIndex[k])), MaxMPSCoefficient)
+			}
+		}
+	}
+	if big(m.objConst) {
+		return fmt.Errorf("%w: objective constant %g reaches %g", ErrNotMPS, m.objConst, MPSInfinity)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -28,45 +29,72 @@ func (e *ParseError) Error() string {
 // maxMPSLine is the longest line ReadMPS accepts.
 const maxMPSLine = 1 << 20
 
-// ReadMPS reads a model in free MPS format. Fixed-format files are accepted too when no
-// name contains a space (fields are split at white space), and the RHS, RANGES and
-// BOUNDS set names may be omitted as fixed MPS allows.
+// MPSInfinity is the magnitude from which a value in RHS and BOUNDS means an
+// infinite bound: |v| >= 1e20 is ±Inf. Writers use 1e20 (HiGHS's and CPLEX's
+// infinity) or 1e30 (lp_solve's) for "no bound"; HiGHS reads the same threshold.
+const MPSInfinity = 1e20
+
+// MaxMPSCoefficient bounds the magnitude of a matrix or objective coefficient in
+// COLUMNS: a larger value (1e300, an overflow, Inf) is refused with its line, because
+// it is either a writer's infinity where none is meaningful or a scaling no solver
+// survives. It is HiGHS's large_matrix_value, beyond which HiGHS refuses the model.
+const MaxMPSCoefficient = 1e15
+
+// ReadMPS reads a model in free or fixed MPS format, as ReadMPSWarn without warnings.
+func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
+
+// ReadMPSWarn reads a model in free MPS format, or fixed format. Fixed-format files are
+// read with the free rules (fields split at white space, the RHS, RANGES and BOUNDS set
+// names optional) and a data line that does not parse that way is read again by the
+// fixed column positions (2-3, 5-12, 15-22, 25-36, 40-47, 50-61), so names with spaces
+// work. The file is streamed line by line: names are interned once, and the nonzeros
+// are kept once in column order until they are transposed into the model. warn, when
+// not nil, is called for constructs read by a convention other readers do not share
+// (see docs/spec.md, "Reading MPS files", for the reader table).
 //
 // Semantics, following the MPS standard and, where readers disagree, HiGHS:
 //
-//   - The first N row is the objective; its name is not kept. Later N rows are kept as
-//     free rows (HiGHS drops them). An RHS entry v on the objective row sets the
-//     objective constant to −v (HiGHS convention, see WriteMPS); RHS entries on other N
-//     rows are ignored.
-//   - OBJSENSE MAX (or MAXIMIZE, on the same line or the next) makes a maximisation.
+//   - The first N row is the objective (or the one OBJNAME names); its name is not
+//     kept. Later N rows are kept as free rows (HiGHS drops them). An RHS entry v on
+//     the objective row sets the objective constant to −v (HiGHS convention, see
+//     WriteMPS); RHS entries on other N rows are ignored.
+//   - OBJSENSE MAX (or MAXIMIZE; on the same line or the next, indented or not) makes a
+//     maximisation.
+//   - Numbers may use Fortran exponents (1.5D3). In RHS and BOUNDS, |v| >=
+//     MPSInfinity is infinite (a RANGES value is a width and is read as written). In COLUMNS, |v| >= MaxMPSCoefficient is refused. NaN
+//     is refused everywhere.
 //   - RANGES R on a row with RHS b: E rows get [b, b+|R|] when R > 0 and [b−|R|, b]
 //     when R < 0; L rows [b−|R|, b]; G rows [b, b+|R|]. Other N rows cannot have one.
 //   - Bounds: UP, LO, FX, FR, MI (lower −∞, upper unchanged), PL (upper +∞), BV
-//     (binary), LI and UI (integer with a bound). An UP or UI bound below 0 on a column
-//     whose lower bound was not set by an earlier line makes the lower bound −∞ (the
-//     CPLEX rule; HiGHS 1.10 keeps 0 and reports inconsistent bounds). SC
-//     (semi-continuous) is rejected.
-//   - A column between MARKER INTORG and INTEND is integer; one without any bound line
-//     gets bounds [0, 1], as HiGHS 1.10 reads it (lp_solve reads [0, +∞)). A BV column
-//     whose later bounds leave [0, 1] becomes an integer column.
+//     (binary), LI and UI (integer with a bound), SC (semi-continuous, the value is the
+//     upper bound; semi-integer on an integer column) and SI (semi-integer). An UP or UI
+//     bound below 0 on a column whose lower bound was not set by an earlier line makes
+//     the lower bound −∞ (the classic CPLEX rule, also lp_solve's; warned). A later
+//     bound line overrides an earlier one.
+//   - A column between MARKER INTORG and INTEND is integer; an INTORG left open is
+//     closed at the end of COLUMNS (warned). An integer column without any bound line
+//     gets bounds [0, 1], as HiGHS 1.10 reads it (lp_solve, CBC and GLPK read
+//     [0, +∞)). A BV column whose later bounds leave [0, 1] becomes an integer column.
 //
 // Errors are *ParseError values naming the line and section: unknown or misplaced
-// sections, unknown rows and columns, duplicate names or entries, numbers that are not
-// finite (NaN, Inf, overflow), lower bounds above upper bounds, and a missing ENDATA.
-// Quadratic, SOS and indicator sections are rejected as unsupported.
-func ReadMPS(r io.Reader) (*Model, error) {
+// sections, unknown rows and columns, duplicate names or entries, NaN, coefficients
+// beyond MaxMPSCoefficient, lower bounds above upper bounds, semi columns without a
+// finite upper bound, and a missing ENDATA. Quadratic (QUADOBJ, QSECTION, QMATRIX,
+// QCMATRIX), SOS and indicator sections are refused as unsupported.
+func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
 	p := &mpsParser{
 		rowIndex: map[string]int32{},
 		colIndex: map[string]int32{},
 		objRow:   -1,
 		lastCol:  -1,
+		warn:     warn,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
 	done := false
 	for sc.Scan() {
 		p.line++
-		if err := p.parseLine(sc.Text()); err != nil {
+		if err := p.parseLine(sc.Bytes()); err != nil {
 			return nil, err
 		}
 		if p.section == "ENDATA" {
@@ -91,9 +119,11 @@ type mpsParser struct {
 	line    int
 	section string
 	seen    [numSections]bool
+	warn    func(line int, msg string)
 
-	name  string
-	sense Sense
+	name    string
+	sense   Sense
+	objWant string // OBJNAME, "" when absent
 
 	// Rows, in file order; the objective is not among them.
 	objRow   int32 // -1 until the first N row
@@ -125,6 +155,7 @@ type mpsParser struct {
 	mark     []int32 // mark[row] == column + 1 when the current column has an entry there
 	objMark  bool
 	inInt    bool
+	intLine  int // line of the open INTORG marker
 
 	rhsName, rngName, bndName string
 }
@@ -134,6 +165,7 @@ type mpsParser struct {
 const (
 	secName = iota
 	secObjSense
+	secObjName
 	secRows
 	secColumns
 	secRHS
@@ -142,23 +174,37 @@ const (
 	numSections
 )
 
+// sectionOrder maps a section keyword to its identifier.
+var sectionOrder = map[string]int{"NAME": secName, "OBJSENSE": secObjSense, "OBJSENS": secObjSense,
+	"OBJNAME": secObjName, "ROWS": secRows, "COLUMNS": secColumns, "RHS": secRHS,
+	"RANGES": secRanges, "BOUNDS": secBounds}
+
 func (p *mpsParser) errorf(format string, args ...any) error {
 	return &ParseError{Line: p.line, Section: p.section, Reason: fmt.Sprintf(format, args...)}
 }
 
+func (p *mpsParser) warnf(format string, args ...any) {
+	if p.warn != nil {
+		p.warn(p.line, fmt.Sprintf(format, args...))
+	}
+}
+
+// isSpace reports whether c separates fields.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' }
+
 // fields splits s at white space into at most len(dst) fields and returns how many
 // there were (which may exceed len(dst)).
-func fields(s string, dst []string) int {
+func fields(s []byte, dst [][]byte) int {
 	n := 0
 	for i := 0; i < len(s); {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r') {
+		for i < len(s) && isSpace(s[i]) {
 			i++
 		}
 		if i == len(s) {
 			break
 		}
 		j := i
-		for j < len(s) && s[j] != ' ' && s[j] != '\t' && s[j] != '\r' {
+		for j < len(s) && !isSpace(s[j]) {
 			j++
 		}
 		if n < len(dst) {
@@ -170,22 +216,99 @@ func fields(s string, dst []string) int {
 	return n
 }
 
-func (p *mpsParser) parseLine(s string) error {
+// fixedField returns columns [a, b) of s (0-based), trimmed of white space.
+func fixedField(s []byte, a, b int) []byte {
+	if a >= len(s) {
+		return nil
+	}
+	return bytes.TrimFunc(s[a:min(b, len(s))], func(r rune) bool { return r < 128 && isSpace(byte(r)) })
+}
+
+// fixedFields splits a fixed-format data line of the current section by column
+// positions into the field list the free-format handlers take. ok is false when the
+// line does not look like fixed format (text between the fields, or a name that has
+// no room).
+func (p *mpsParser) fixedFields(s []byte, dst [][]byte) ([][]byte, bool) {
+	for _, gap := range [][2]int{{0, 1}, {3, 4}, {12, 14}, {22, 24}, {36, 39}, {47, 49}} {
+		if len(fixedField(s, gap[0], gap[1])) > 0 {
+			return nil, false
+		}
+	}
+	f1, f2, f3 := fixedField(s, 1, 3), fixedField(s, 4, 12), fixedField(s, 14, 22)
+	f4, f5, f6 := fixedField(s, 24, 36), fixedField(s, 39, 47), fixedField(s, 49, 61)
+	if len(s) > 61 && len(bytes.TrimSpace(s[61:])) > 0 {
+		return nil, false
+	}
+	out := dst[:0]
+	add := func(fs ...[]byte) {
+		for _, f := range fs {
+			if len(f) > 0 {
+				out = append(out, f)
+			}
+		}
+	}
+	switch p.section {
+	case "ROWS":
+		add(f1, f2)
+	case "COLUMNS", "RHS", "RANGES":
+		if len(f1) > 0 {
+			return nil, false
+		}
+		add(f2, f3, f4, f5, f6)
+	case "BOUNDS":
+		add(f1, f2, f3, f4)
+	default:
+		return nil, false
+	}
+	return out, true
+}
+
+func (p *mpsParser) parseLine(s []byte) error {
 	if len(s) == 0 || s[0] == '*' {
 		return nil
 	}
-	var buf [6]string
+	var buf [8][]byte
 	n := fields(s, buf[:])
 	if n == 0 {
 		return nil
 	}
-	if s[0] != ' ' && s[0] != '\t' {
+	if !isSpace(s[0]) {
 		return p.header(s, buf[:min(n, len(buf))])
 	}
-	if n > len(buf) {
-		return p.errorf("too many fields (%d)", n)
+	var err error
+	if n > 6 {
+		err = p.errorf("too many fields (%d)", n)
+	} else {
+		err = p.data(buf[:n])
 	}
-	f := buf[:n]
+	if err != nil && len(s) > 14 {
+		// A fixed-format line whose names hold spaces: read it by column positions.
+		var fbuf [6][]byte
+		if f, ok := p.fixedFields(s, fbuf[:]); ok && len(f) > 0 && !sameFields(f, buf[:min(n, len(buf))]) {
+			if p.data(f) == nil {
+				return nil
+			}
+		}
+	}
+	return err
+}
+
+// sameFields reports whether a and b hold the same fields.
+func sameFields(a, b [][]byte) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !bytes.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// data reads one data line split into fields. A handler changes nothing when it
+// returns an error, so that parseLine may try the line again as fixed format.
+func (p *mpsParser) data(f [][]byte) error {
 	switch p.section {
 	case "":
 		return p.errorf("data line before the first section")
@@ -193,6 +316,12 @@ func (p *mpsParser) parseLine(s string) error {
 		return p.errorf("unexpected data line")
 	case "OBJSENSE":
 		return p.objSense(f)
+	case "OBJNAME":
+		if len(f) != 1 {
+			return p.errorf("expected the objective row's name, got %d fields", len(f))
+		}
+		p.objWant = string(f[0])
+		return nil
 	case "ROWS":
 		return p.row(f)
 	case "COLUMNS":
@@ -208,25 +337,33 @@ func (p *mpsParser) parseLine(s string) error {
 }
 
 // header starts a new section.
-func (p *mpsParser) header(s string, f []string) error {
-	if p.section == "COLUMNS" && p.inInt {
-		return p.errorf("MARKER INTORG without INTEND")
+func (p *mpsParser) header(s []byte, f [][]byte) error {
+	key := strings.ToUpper(string(f[0]))
+	if p.section == "OBJSENSE" && len(f) == 1 {
+		// OBJSENSE's value written at column 1 (some writers do).
+		if _, ok := senseOf(key); ok {
+			return p.objSense(f)
+		}
 	}
-	key := strings.ToUpper(f[0])
-	order := map[string]int{"NAME": secName, "OBJSENSE": secObjSense, "ROWS": secRows,
-		"COLUMNS": secColumns, "RHS": secRHS, "RANGES": secRanges, "BOUNDS": secBounds}
+	if p.section == "COLUMNS" && p.inInt {
+		p.warnf("MARKER INTORG on line %d has no INTEND: its columns are integer up to the end of COLUMNS", p.intLine)
+		p.inInt = false
+	}
 	switch key {
 	case "ENDATA":
 		p.section = "ENDATA"
 		return nil
 	case "QUADOBJ", "QMATRIX", "QSECTION", "QCMATRIX":
 		return &ParseError{Line: p.line, Reason: fmt.Sprintf("section %s: quadratic terms are not supported", key)}
-	case "SOS", "INDICATORS", "CSECTION", "CONE", "GENCONS", "PWLOBJ", "PWLNAM", "PWLCON":
+	case "SOS", "SETS", "INDICATORS", "CSECTION", "CONE", "GENCONS", "PWLOBJ", "PWLNAM", "PWLCON", "USERCUTS", "LAZYCONS":
 		return &ParseError{Line: p.line, Reason: fmt.Sprintf("section %s is not supported", key)}
 	}
-	sec, ok := order[key]
+	sec, ok := sectionOrder[key]
 	if !ok {
 		return &ParseError{Line: p.line, Reason: fmt.Sprintf("unknown section %q", f[0])}
+	}
+	if sec == secObjSense {
+		key = "OBJSENSE"
 	}
 	if p.seen[sec] {
 		return &ParseError{Line: p.line, Reason: fmt.Sprintf("section %s appears twice", key)}
@@ -234,6 +371,8 @@ func (p *mpsParser) header(s string, f []string) error {
 	switch {
 	case sec <= secRows && p.seen[secColumns]:
 		return &ParseError{Line: p.line, Reason: fmt.Sprintf("section %s after COLUMNS", key)}
+	case sec == secObjName && p.seen[secRows]:
+		return &ParseError{Line: p.line, Reason: "section OBJNAME after ROWS"}
 	case sec == secColumns && !p.seen[secRows]:
 		return &ParseError{Line: p.line, Reason: "section COLUMNS before ROWS"}
 	case sec > secColumns && !p.seen[secColumns]:
@@ -243,12 +382,16 @@ func (p *mpsParser) header(s string, f []string) error {
 	p.section = key
 	switch sec {
 	case secName:
-		p.name = strings.TrimSpace(s[len(f[0]):])
+		p.name = string(bytes.TrimSpace(s[len(f[0]):]))
 	case secObjSense:
 		if len(f) > 1 {
 			if err := p.objSense(f[1:]); err != nil {
 				return err
 			}
+		}
+	case secObjName:
+		if len(f) > 1 {
+			return p.data(f[1:])
 		}
 	default:
 		if len(f) > 1 {
@@ -258,41 +401,49 @@ func (p *mpsParser) header(s string, f []string) error {
 	return nil
 }
 
-func (p *mpsParser) objSense(f []string) error {
+// senseOf maps an OBJSENSE value to a sense.
+func senseOf(s string) (Sense, bool) {
+	switch s {
+	case "MAX", "MAXIMIZE", "MAXIMISE":
+		return Maximize, true
+	case "MIN", "MINIMIZE", "MINIMISE":
+		return Minimize, true
+	}
+	return 0, false
+}
+
+func (p *mpsParser) objSense(f [][]byte) error {
 	if len(f) != 1 {
 		return p.errorf("expected MIN or MAX, got %d fields", len(f))
 	}
-	switch strings.ToUpper(f[0]) {
-	case "MAX", "MAXIMIZE", "MAXIMISE":
-		p.sense = Maximize
-	case "MIN", "MINIMIZE", "MINIMISE":
-		p.sense = Minimize
-	default:
+	sense, ok := senseOf(strings.ToUpper(string(f[0])))
+	if !ok {
 		return p.errorf("unknown sense %q", f[0])
 	}
+	p.sense = sense
 	return nil
 }
 
-func (p *mpsParser) row(f []string) error {
+func (p *mpsParser) row(f [][]byte) error {
 	if len(f) != 2 {
 		return p.errorf("expected a type and a name, got %d fields", len(f))
 	}
-	typ := strings.ToUpper(f[0])
-	if len(typ) != 1 || !strings.Contains("NLGE", typ) {
+	if len(f[0]) != 1 || !strings.Contains("NLGEnlge", string(f[0])) {
 		return p.errorf("unknown row type %q", f[0])
 	}
-	name := f[1]
-	if _, dup := p.rowIndex[name]; dup || (p.objRow >= 0 && name == p.objName) {
-		return p.errorf("duplicate row %q", name)
+	typ := f[0][0] &^ 0x20 // upper case
+	if _, dup := p.rowIndex[string(f[1])]; dup || (p.objRow >= 0 && string(f[1]) == p.objName) {
+		return p.errorf("duplicate row %q", f[1])
 	}
-	if typ == "N" && p.objRow < 0 {
+	name := string(f[1])
+	if typ == 'N' && p.objRow < 0 && (p.objWant == "" || p.objWant == name) {
 		p.objRow = 0
 		p.objName = name
 		return nil
 	}
 	p.rowIndex[name] = int32(len(p.rowNames))
 	p.rowNames = append(p.rowNames, name)
-	p.rowType = append(p.rowType, typ[0])
+	p.rowType = append(p.rowType, typ)
 	p.rhs = append(p.rhs, 0)
 	p.rhsSet = append(p.rhsSet, false)
 	p.rng = append(p.rng, 0)
@@ -300,29 +451,81 @@ func (p *mpsParser) row(f []string) error {
 	return nil
 }
 
-// number parses a finite float64.
-func (p *mpsParser) number(s string) (float64, error) {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return 0, p.errorf("value %q is not finite", s)
-		}
-		return 0, p.errorf("bad number %q", s)
+// parseNumber parses a number of an MPS file: Go syntax plus Fortran exponents
+// (1.5D3, 2d-1). It returns ±Inf for an overflow and an error for anything else that
+// is not a number, NaN included.
+func parseNumber(b []byte) (float64, bool) {
+	var tmp [64]byte
+	if i := bytes.IndexAny(b, "dD"); i > 0 && len(b) <= len(tmp) {
+		n := copy(tmp[:], b)
+		tmp[i] = 'e'
+		b = tmp[:n]
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, p.errorf("value %q is not finite", s)
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		// ErrRange: an overflow gives ±Inf, an underflow 0 or a subnormal.
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			return v, true
+		}
+		return 0, false
+	}
+	if math.IsNaN(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+// coefficient parses a COLUMNS value: finite and below MaxMPSCoefficient.
+func (p *mpsParser) coefficient(s []byte) (float64, error) {
+	v, ok := parseNumber(s)
+	switch {
+	case !ok && isNaN(s):
+		return 0, p.errorf("value %q is NaN", s)
+	case !ok:
+		return 0, p.errorf("bad number %q", s)
+	case math.Abs(v) >= MaxMPSCoefficient:
+		return 0, p.errorf("coefficient %q is beyond the largest accepted magnitude %g", s, MaxMPSCoefficient)
 	}
 	return v, nil
 }
 
-func (p *mpsParser) column(f []string) error {
-	if len(f) == 3 && f[1] == "'MARKER'" {
-		switch f[2] {
+// boundValue parses an RHS, RANGES or BOUNDS value: |v| >= MPSInfinity is infinite.
+func (p *mpsParser) boundValue(s []byte) (float64, error) {
+	v, ok := parseNumber(s)
+	switch {
+	case !ok && isNaN(s):
+		return 0, p.errorf("value %q is NaN", s)
+	case !ok:
+		return 0, p.errorf("bad number %q", s)
+	case v >= MPSInfinity:
+		return math.Inf(1), nil
+	case v <= -MPSInfinity:
+		return math.Inf(-1), nil
+	}
+	return v, nil
+}
+
+// isNaN reports whether s spells NaN.
+func isNaN(s []byte) bool {
+	t := bytes.TrimLeft(s, "+-")
+	return bytes.EqualFold(t, []byte("nan"))
+}
+
+// entry is one row/value pair of a data line, resolved.
+type entry struct {
+	row int32 // -1 for the objective
+	val float64
+}
+
+func (p *mpsParser) column(f [][]byte) error {
+	if len(f) == 3 && string(f[1]) == "'MARKER'" {
+		switch string(f[2]) {
 		case "'INTORG'":
 			if p.inInt {
 				return p.errorf("MARKER INTORG inside an integer block")
 			}
 			p.inInt = true
+			p.intLine = p.line
 		case "'INTEND'":
 			if !p.inInt {
 				return p.errorf("MARKER INTEND without INTORG")
@@ -337,38 +540,57 @@ func (p *mpsParser) column(f []string) error {
 		return p.errorf("expected a column and one or two row/value pairs, got %d fields", len(f))
 	}
 	name := f[0]
-	if p.lastCol < 0 || name != p.colNames[p.lastCol] {
-		if _, dup := p.colIndex[name]; dup {
+	isNew := p.lastCol < 0 || string(name) != p.colNames[p.lastCol]
+	if isNew {
+		if _, dup := p.colIndex[string(name)]; dup {
 			return p.errorf("column %q appears again after other columns", name)
 		}
-		p.newColumn(name)
 	}
-	j := p.lastCol
+	// Resolve and check every pair before changing anything.
+	var ents [2]entry
+	next := int32(len(p.colNames))
+	if !isNew {
+		next = p.lastCol
+	}
+	objSeen := p.objMark && !isNew
 	for k := 1; k < len(f); k += 2 {
-		v, err := p.number(f[k+1])
+		v, err := p.coefficient(f[k+1])
 		if err != nil {
 			return err
 		}
 		row := f[k]
-		if p.objRow >= 0 && row == p.objName {
-			if p.objMark {
+		e := entry{row: -1, val: v}
+		if p.objRow >= 0 && string(row) == p.objName {
+			if objSeen {
 				return p.errorf("duplicate entry for column %q in row %q", name, row)
 			}
+			objSeen = true
+		} else {
+			i, ok := p.rowIndex[string(row)]
+			if !ok {
+				return p.errorf("unknown row %q", row)
+			}
+			if (p.mark != nil && p.mark[i] == next+1 && !isNew) || (k == 3 && ents[0].row == i) {
+				return p.errorf("duplicate entry for column %q in row %q", name, row)
+			}
+			e.row = i
+		}
+		ents[k/2] = e
+	}
+	if isNew {
+		p.newColumn(string(name))
+	}
+	j := p.lastCol
+	for _, e := range ents[:len(f)/2] {
+		if e.row < 0 {
 			p.objMark = true
-			p.colObj[j] = v
+			p.colObj[j] = e.val
 			continue
 		}
-		i, ok := p.rowIndex[row]
-		if !ok {
-			return p.errorf("unknown row %q", row)
-		}
-		if p.mark[i] == j+1 {
-			return p.errorf("duplicate entry for column %q in row %q", name, row)
-		}
-		p.mark[i] = j + 1
-		if v != 0 {
-			p.entRow = append(p.entRow, i)
-			p.entVal = append(p.entVal, v)
+		p.mark[e.row] = j + 1
+		if e.val != 0 {
+			p.entRow = append(p.entRow, e.row)
+			p.entVal = append(p.entVal, e.val)
 		}
 	}
 	return nil
@@ -397,120 +619,149 @@ func (p *mpsParser) newColumn(name string) {
 	p.objMark = false
 }
 
-// setName checks the RHS/RANGES/BOUNDS set name: only one set per section is supported.
-func (p *mpsParser) setName(have *string, name string) error {
-	if *have == "" {
-		*have = name
-		return nil
-	}
-	if *have != name {
-		return p.errorf("a second set %q (after %q) is not supported", name, *have)
+// checkSet checks the RHS/RANGES/BOUNDS set name: only one set per section is
+// supported. It changes nothing; useSet records the name.
+func (p *mpsParser) checkSet(have string, name []byte) error {
+	if have != "" && have != string(name) {
+		return p.errorf("a second set %q (after %q) is not supported", name, have)
 	}
 	return nil
 }
 
-// pairs splits an RHS or RANGES line into its set name (possibly "") and row/value
-// pairs.
-func (p *mpsParser) pairs(f []string, set *string) ([]string, error) {
+func useSet(have *string, name []byte) {
+	if *have == "" && name != nil {
+		*have = string(name)
+	}
+}
+
+// pairs splits an RHS or RANGES line into its set name (nil when absent) and
+// row/value pairs.
+func (p *mpsParser) pairs(f [][]byte, set string) (name []byte, rest [][]byte, err error) {
 	switch len(f) {
 	case 2, 4:
 	case 3, 5:
-		if err := p.setName(set, f[0]); err != nil {
-			return nil, err
+		if err := p.checkSet(set, f[0]); err != nil {
+			return nil, nil, err
 		}
-		f = f[1:]
+		name, f = f[0], f[1:]
 	default:
-		return nil, p.errorf("expected one or two row/value pairs, got %d fields", len(f))
+		return nil, nil, p.errorf("expected one or two row/value pairs, got %d fields", len(f))
 	}
-	return f, nil
+	return name, f, nil
 }
 
-func (p *mpsParser) rhsLine(f []string) error {
-	f, err := p.pairs(f, &p.rhsName)
+func (p *mpsParser) rhsLine(f [][]byte) error {
+	set, f, err := p.pairs(f, p.rhsName)
 	if err != nil {
 		return err
 	}
+	var ents [2]entry
 	for k := 0; k < len(f); k += 2 {
-		v, err := p.number(f[k+1])
+		v, err := p.boundValue(f[k+1])
 		if err != nil {
 			return err
 		}
 		row := f[k]
-		if p.objRow >= 0 && row == p.objName {
-			if p.objRHS {
+		e := entry{row: -1, val: v}
+		if p.objRow >= 0 && string(row) == p.objName {
+			if p.objRHS || (k == 2 && ents[0].row < 0) {
 				return p.errorf("duplicate entry for row %q", row)
 			}
+			if math.IsInf(v, 0) {
+				return p.errorf("objective constant %q is infinite", f[k+1])
+			}
+		} else {
+			i, ok := p.rowIndex[string(row)]
+			if !ok {
+				return p.errorf("unknown row %q", row)
+			}
+			if p.rhsSet[i] || (k == 2 && ents[0].row == i) {
+				return p.errorf("duplicate entry for row %q", row)
+			}
+			if p.rowType[i] == 'N' {
+				e.row = -2 // ignored
+			} else {
+				if math.IsInf(v, 0) && p.rowType[i] == 'E' {
+					return p.errorf("infinite right-hand side on the equality row %q", row)
+				}
+				e.row = i
+			}
+		}
+		ents[k/2] = e
+	}
+	useSet(&p.rhsName, set)
+	for _, e := range ents[:len(f)/2] {
+		switch {
+		case e.row == -1:
 			p.objRHS = true
-			p.objConst = -v
-			continue
+			p.objConst = -e.val
+		case e.row >= 0:
+			p.rhsSet[e.row] = true
+			p.rhs[e.row] = e.val
 		}
-		i, ok := p.rowIndex[row]
-		if !ok {
-			return p.errorf("unknown row %q", row)
-		}
-		if p.rhsSet[i] {
-			return p.errorf("duplicate entry for row %q", row)
-		}
-		p.rhsSet[i] = true
-		p.rhs[i] = v
 	}
 	return nil
 }
 
-func (p *mpsParser) rangeLine(f []string) error {
-	f, err := p.pairs(f, &p.rngName)
+func (p *mpsParser) rangeLine(f [][]byte) error {
+	set, f, err := p.pairs(f, p.rngName)
 	if err != nil {
 		return err
 	}
+	var ents [2]entry
 	for k := 0; k < len(f); k += 2 {
-		v, err := p.number(f[k+1])
-		if err != nil {
-			return err
+		// A range is a width, not a bound: only an overflow is infinite.
+		v, ok := parseNumber(f[k+1])
+		if !ok {
+			if isNaN(f[k+1]) {
+				return p.errorf("value %q is NaN", f[k+1])
+			}
+			return p.errorf("bad number %q", f[k+1])
 		}
 		row := f[k]
-		if p.objRow >= 0 && row == p.objName {
+		if p.objRow >= 0 && string(row) == p.objName {
 			return p.errorf("range on the objective row %q", row)
 		}
-		i, ok := p.rowIndex[row]
+		i, ok := p.rowIndex[string(row)]
 		if !ok {
 			return p.errorf("unknown row %q", row)
 		}
 		if p.rowType[i] == 'N' {
 			return p.errorf("range on the free row %q", row)
 		}
-		if p.rngSet[i] {
+		if p.rngSet[i] || (k == 2 && ents[0].row == i) {
 			return p.errorf("duplicate entry for row %q", row)
 		}
-		p.rngSet[i] = true
-		p.rng[i] = v
+		ents[k/2] = entry{row: i, val: v}
+	}
+	useSet(&p.rngName, set)
+	for _, e := range ents[:len(f)/2] {
+		p.rngSet[e.row] = true
+		p.rng[e.row] = e.val
 	}
 	return nil
 }
 
-func (p *mpsParser) boundLine(f []string) error {
+func (p *mpsParser) boundLine(f [][]byte) error {
 	if len(f) < 2 {
 		return p.errorf("expected a bound type and a column, got %d fields", len(f))
 	}
-	typ := strings.ToUpper(f[0])
+	typ := strings.ToUpper(string(f[0]))
 	var withValue bool
 	switch typ {
 	case "UP", "LO", "FX", "LI", "UI":
 		withValue = true
 	case "FR", "MI", "PL", "BV":
-	case "SC":
-		return p.errorf("semi-continuous bound (SC) is not supported")
+	case "SC", "SI": // the value is optional
 	default:
 		return p.errorf("unknown bound type %q", f[0])
 	}
-	var col, val string
+	var set, col, val []byte
 	rest := f[1:]
 	if withValue {
 		switch len(rest) {
 		case 3:
-			if err := p.setName(&p.bndName, rest[0]); err != nil {
-				return err
-			}
-			col, val = rest[1], rest[2]
+			set, col, val = rest[0], rest[1], rest[2]
 		case 2:
 			col, val = rest[0], rest[1]
 		default:
@@ -522,34 +773,34 @@ func (p *mpsParser) boundLine(f []string) error {
 			col = rest[0]
 		case 2:
 			// "set column" or "column value"
-			if _, isCol := p.colIndex[rest[1]]; isCol {
-				if err := p.setName(&p.bndName, rest[0]); err != nil {
-					return err
-				}
-				col = rest[1]
+			if _, isCol := p.colIndex[string(rest[1])]; isCol {
+				set, col = rest[0], rest[1]
 			} else {
 				col, val = rest[0], rest[1]
 			}
 		case 3:
-			if err := p.setName(&p.bndName, rest[0]); err != nil {
-				return err
-			}
-			col, val = rest[1], rest[2]
+			set, col, val = rest[0], rest[1], rest[2]
 		default:
 			return p.errorf("%s bound: expected [set] column, got %d fields", typ, len(f))
 		}
 	}
-	j, ok := p.colIndex[col]
+	if set != nil {
+		if err := p.checkSet(p.bndName, set); err != nil {
+			return err
+		}
+	}
+	j, ok := p.colIndex[string(col)]
 	if !ok {
 		return p.errorf("unknown column %q", col)
 	}
 	var v float64
-	if val != "" {
+	if val != nil {
 		var err error
-		if v, err = p.number(val); err != nil {
+		if v, err = p.boundValue(val); err != nil {
 			return err
 		}
 	}
+	useSet(&p.bndName, set)
 	p.bounded[j] = true
 	p.bndLine[j] = int32(p.line)
 	switch typ {
@@ -557,6 +808,7 @@ func (p *mpsParser) boundLine(f []string) error {
 		p.colHi[j] = v
 		if v < 0 && !p.loSet[j] {
 			p.colLo[j] = math.Inf(-1)
+			p.warnf("column %q: negative upper bound %g without a lower bound: lower bound set to -inf (the classic MPS rule)", col, v)
 		}
 	case "LO", "LI":
 		p.colLo[j] = v
@@ -576,6 +828,15 @@ func (p *mpsParser) boundLine(f []string) error {
 		p.colKind[j] = Binary
 		p.colLo[j], p.colHi[j] = 0, 1
 		p.loSet[j] = true
+	case "SC", "SI":
+		if val != nil {
+			p.colHi[j] = v
+		}
+		if typ == "SI" || p.colKind[j].IsInteger() {
+			p.colKind[j] = SemiInteger
+		} else {
+			p.colKind[j] = SemiContinuous
+		}
 	}
 	if typ == "LI" || typ == "UI" {
 		p.colKind[j] = Integer
@@ -602,6 +863,10 @@ func (p *mpsParser) build() (*Model, error) {
 		if lo > hi {
 			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
 				Reason: fmt.Sprintf("column %q: lower bound %g > upper bound %g", p.colNames[j], lo, hi)}
+		}
+		if kind.IsSemi() && badSemi(lo, hi) {
+			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
+				Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, p.colNames[j], lo, hi, MPSInfinity)}
 		}
 		v := m.AddVar(kind, lo, hi, p.colNames[j])
 		m.colObj[v] = p.colObj[j]
@@ -654,6 +919,10 @@ func (p *mpsParser) build() (*Model, error) {
 			if p.rngSet[i] {
 				hi = b + math.Abs(r)
 			}
+		}
+		if badBounds(lo, hi) {
+			return nil, &ParseError{Line: p.line, Reason: fmt.Sprintf("row %q: right-hand side %g and range %g give the empty or undefined interval [%g, %g]",
+				p.rowNames[i], b, r, lo, hi)}
 		}
 		m.rowLo = append(m.rowLo, lo)
 		m.rowHi = append(m.rowHi, hi)

@@ -38,7 +38,9 @@ func (r Report) Feasible() bool {
 }
 
 // Verify recomputes every bound, row, integrality condition and the objective at x,
-// independently of any solver. It returns an error only when x does not fit the model
+// independently of any solver. A semi-continuous or semi-integer column satisfies its
+// bounds when it is 0 or within [lo, hi] (and integral for semi-integer); its bound
+// violation is the distance to the nearer of the two. It returns an error only when x does not fit the model
 // (wrong length, NaN).
 func (m *Model) Verify(x []float64) (Report, error) {
 	var rep Report
@@ -59,11 +61,23 @@ func (m *Model) Verify(x []float64) (Report, error) {
 		}
 		obj += m.colObj[j] * xj
 		lo, hi := m.colLo[j], m.colHi[j]
-		if v := scaledBelow(xj, lo); v > rep.MaxBound {
+		below, above := scaledBelow(xj, lo), scaledBelow(hi, xj)
+		if m.colKind[j].IsSemi() && math.Abs(xj) < max(below, above) {
+			// A semi column may also be 0: its violation is the distance to the
+			// nearer of {0} and [lo, hi] (0 is at scale 1).
+			if v := math.Abs(xj); v > rep.MaxBound {
+				rep.MaxBound = v
+				note(v, func() string {
+					return fmt.Sprintf("%s column %s = %g is neither 0 nor in [%g, %g]", m.colKind[j], m.VarName(Var(j)), xj, lo, hi)
+				})
+			}
+			below, above = 0, 0
+		}
+		if v := below; v > rep.MaxBound {
 			rep.MaxBound = v
 			note(v, func() string { return fmt.Sprintf("column %s = %g < lower bound %g", m.VarName(Var(j)), xj, lo) })
 		}
-		if v := scaledBelow(hi, xj); v > rep.MaxBound {
+		if v := above; v > rep.MaxBound {
 			rep.MaxBound = v
 			note(v, func() string { return fmt.Sprintf("column %s = %g > upper bound %g", m.VarName(Var(j)), xj, hi) })
 		}
