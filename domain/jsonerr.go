@@ -26,7 +26,11 @@ func JSONError(data []byte, err error) error {
 	case errors.As(err, &te):
 		path, _ := jsonPathAt(data, te.Offset)
 		line, col := lineCol(data, te.Offset)
-		return Errorf(path, "must be %s, got JSON %s (line %d, column %d)", jsonTypeName(te.Type), te.Value, line, col)
+		want := jsonTypeName(te.Type)
+		if num, ok := strings.CutPrefix(te.Value, "number "); ok && (want == "a number" || want == "an integer") {
+			return Errorf(path, "must be %s in range, got %s (line %d, column %d)", want, num, line, col)
+		}
+		return Errorf(path, "must be %s, got JSON %s (line %d, column %d)", want, te.Value, line, col)
 	case errors.As(err, &se):
 		path, bad := jsonPathAt(data, -1)
 		line, col := lineCol(data, se.Offset-1) // Offset is just past the bad byte
@@ -160,9 +164,11 @@ func jsonTypeName(t reflect.Type) string {
 		t = t.Elem()
 	}
 	switch t.Kind() {
-	case reflect.Float32, reflect.Float64, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,
-		reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+	case reflect.Float32, reflect.Float64:
 		return "a number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,
+		reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "an integer"
 	case reflect.String:
 		return "a string"
 	case reflect.Bool:

@@ -72,8 +72,8 @@ func TestParseSingleRejectsBadInput(t *testing.T) {
 		{"deadline below the bound", "deadline", "lower bound 158", table51JSON(func(d map[string]any) {
 			d["objective"], d["deadline"] = "min-energy", 157
 		})},
-		{"NaN", "a1", "invalid number \"NaN\"", []byte(strings.Replace(string(table51JSON(nil)), `"a1":0.082`, `"a1":NaN`, 1))},
-		{"Infinity", "V", "invalid number", []byte(strings.Replace(string(table51JSON(nil)), `"V":10000`, `"V":-Infinity`, 1))},
+		{"NaN", "a1", "invalid value \"NaN\"", []byte(strings.Replace(string(table51JSON(nil)), `"a1":0.082`, `"a1":NaN`, 1))},
+		{"Infinity", "V", "invalid value", []byte(strings.Replace(string(table51JSON(nil)), `"V":10000`, `"V":-Infinity`, 1))},
 		{"a string for a number", "S", "must be a number", table51JSON(func(d map[string]any) { d["S"] = "70" })},
 		{"a fractional m", "m", "must be an integer", table51JSON(func(d map[string]any) { d["m"] = 2.5 })},
 	}
@@ -314,9 +314,9 @@ func TestDecodeNamesTheJSONPath(t *testing.T) {
 		name, data, field, reason string
 		strict                    bool
 	}{
-		{"NaN at the top level", `{"V":NaN,"machines":[]}`, "V", "invalid number \"NaN\"", false},
-		{"NaN in the third machine", `{"V":1,"machines":[{"a":1},{"a":2,"C":3},{"C":1,"a":NaN}]}`, "machines[2].a", "invalid number \"NaN\"", false},
-		{"Infinity in the first machine", `{"machines":[{"a":-Infinity}]}`, "machines[0].a", "invalid number \"-Infinity\"", false},
+		{"NaN at the top level", `{"V":NaN,"machines":[]}`, "V", "invalid value \"NaN\"", false},
+		{"NaN in the third machine", `{"V":1,"machines":[{"a":1},{"a":2,"C":3},{"C":1,"a":NaN}]}`, "machines[2].a", "invalid value \"NaN\"", false},
+		{"Infinity in the first machine", `{"machines":[{"a":-Infinity}]}`, "machines[0].a", "invalid value \"-Infinity\"", false},
 		{"a string for a number", `{"V":1,"machines":[{"a":1},{"C":"fast"}]}`, "machines[1].C", "must be a number, got JSON string", false},
 		{"a number for a string", `{"name":5}`, "name", "must be a string, got JSON number", false},
 		{"an object for the array", `{"V":2,"machines":{"a":1}}`, "machines", "must be an array", false},

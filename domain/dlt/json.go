@@ -15,8 +15,14 @@ import (
 // Decode unmarshals a JSON document into v and turns JSON errors into FieldErrors that
 // name the JSON path of the offending value, array indices included (for example
 // "machines[2].a1: must be a number, got JSON string" or "V: invalid number \"NaN\"").
-// With strict, unknown object keys are rejected too.
+// Every document first passes domain.CheckJSON: unknown or duplicate keys (with a "did
+// you mean"), data after the top-level value and nesting beyond domain.MaxDepth are bad
+// input. strict is kept for callers that decode a json.RawMessage part on its own; the
+// checks are the same either way.
 func Decode(data []byte, v any, strict bool) error {
+	if err := domain.CheckJSON(data, v); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if strict {
 		dec.DisallowUnknownFields()

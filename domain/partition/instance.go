@@ -1,8 +1,6 @@
 package partition
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -123,9 +121,8 @@ type raw struct {
 // the paper's fine-divisibility assumption (L70).
 func Parse(data []byte) (*Instance, error) {
 	var r raw
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
-		return nil, domain.JSONError(data, err)
+	if err := domain.Decode(data, &r); err != nil {
+		return nil, err
 	}
 	if r.Kind != "" && r.Kind != "partition" {
 		return nil, domain.Errorf("kind", "is %q, want \"partition\"", r.Kind)

@@ -44,12 +44,17 @@ func TestParseRejectsBadInputNamingTheField(t *testing.T) {
 		{"unknown objective", `"min-energy"`, `"max-speed"`, "objective"},
 		{"missing objective", `"objective":"min-energy",`, ``, "objective"},
 		{"negative deadline", `"deadline":null`, `"deadline":-1`, "deadline"},
-		{"no processors", `"processors":[{"name":"cpu"`, `"processors":[],"x":[{"name":"cpu"`, "processors"},
+		{"unknown field", `"processors":[{"name":"cpu"`, `"processors":[],"x":[{"name":"cpu"`, "x"},
+		{"misspelt field", `"deadline":null`, `"dedline":null`, "dedline"},
+		{"duplicate key", `"deadline":null`, `"deadline":null,"deadline":3`, "deadline"},
 		{"wrong kind", `"kind":"partition"`, `"kind":"workload"`, "kind"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			src := strings.Replace(good, c.from, c.to, 1)
+			if c.from == "" {
+				src = c.to
+			}
 			if src == good {
 				t.Fatalf("replacement %q not found", c.from)
 			}

@@ -1,7 +1,6 @@
 package stencil
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -72,13 +71,13 @@ type Instance struct {
 	Grid       *Grid       `json:"grid,omitempty"`
 }
 
-// Parse decodes and validates an instance. Fields beyond the spec are ignored (the
-// spec welcomes them). Errors are *domain.FieldError values.
+// Parse decodes and validates an instance strictly (domain.Decode): unknown or
+// duplicate keys, trailing data and wrong types are bad input. Errors are
+// *domain.FieldError values.
 func Parse(data []byte) (*Instance, error) {
 	var in Instance
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&in); err != nil {
-		return nil, jsonError(err)
+	if err := domain.Decode(data, &in); err != nil {
+		return nil, err
 	}
 	if in.Objective == "" {
 		in.Objective = "min-energy"

@@ -1,8 +1,6 @@
 package workload
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -83,9 +81,8 @@ type raw struct {
 // *domain.FieldError naming the JSON path.
 func Parse(data []byte) (*Instance, error) {
 	var r raw
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
-		return nil, domain.JSONError(data, err)
+	if err := domain.Decode(data, &r); err != nil {
+		return nil, err
 	}
 	in := &Instance{Kind: r.Kind, Name: r.Name, Algorithm: r.Algorithm}
 	if r.Kind != "" && r.Kind != "workload" {

@@ -37,7 +37,10 @@ func TestParse(t *testing.T) {
 		{"unknown objective", `"pareto"`, `"fastest"`, "objective", "unknown objective"},
 		{"negative static power", `0.5`, `-0.5`, "static_power", ">= 0"},
 		{"wrong kind", `"workload"`, `"stencil"`, "kind", ""},
-		{"no processors", `"processors":[`, `"processors":[],"x":[`, "processors", "at least one"},
+		{"unknown field", `"processors":[`, `"processors":[],"x":[`, "x", "unknown field"},
+		{"misspelt field", `"static_power"`, `"static_powr"`, "static_powr", `did you mean "static_power"?`},
+		{"duplicate key", `"n":3`, `"n":3,"n":3`, "n", "duplicate key"},
+		{"trailing data", `"n":3`, `"n":3}{"n":3`, "", "data after the top-level value"},
 	}
 	for _, c := range cases {
 		t.Run(c.name+" is bad input naming "+c.field, func(t *testing.T) {

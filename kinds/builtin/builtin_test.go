@@ -43,7 +43,7 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"rho zero", "rho", "must be > 0", single(func(d map[string]any) { d["rho"] = 0 })},
 		{"b2 that disagrees with rho", "b2", "disagrees", single(func(d map[string]any) { d["b2"] = -2300 })},
 		{"l2 that disagrees with rho", "l2", "disagrees", single(func(d map[string]any) { d["l2"] = -290000 })},
-		{"NaN", "a1", "invalid number", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
+		{"NaN", "a1", "invalid value", []byte(`{"kind":"dlt-single","V":10000,"m":10,"C":0.006,"S":70,"PS":101,"PI":6,"PN":91,"a1":NaN,"a2":2.366,"k1":13,"k2":294.43,"rho":996,"objective":"min-time"}`)},
 		{"min-energy without a deadline", "deadline", "required", single(func(d map[string]any) { d["objective"] = "min-energy" })},
 		{"a deadline below the lower bound", "deadline", "infeasible", single(func(d map[string]any) {
 			d["objective"] = "min-energy"
@@ -52,8 +52,8 @@ func TestBadInputNamesTheField(t *testing.T) {
 		{"m not an integer", "m", "integer", single(func(d map[string]any) { d["m"] = 2.5 })},
 		{"a negative flat rate", "machines[1].a", "must be > 0", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":-1,"C":0,"S":0}]}`)},
 		{"a load beyond all memory", "V", "infeasible", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0,"B":4},{"a":1,"C":0,"S":0,"B":5}]}`)},
-		{"NaN in a flat machine", "machines[1].C", "invalid number", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":1,"C":NaN,"S":0}]}`)},
-		{"NaN in a dlt-multi machine", "machines[0].rho", "invalid number", multi(`"rho":50`, `"rho":NaN`)},
+		{"NaN in a flat machine", "machines[1].C", "invalid value", []byte(`{"kind":"dlt-flat","V":10,"machines":[{"a":1,"C":0,"S":0},{"a":1,"C":NaN,"S":0}]}`)},
+		{"NaN in a dlt-multi machine", "machines[0].rho", "invalid value", multi(`"rho":50`, `"rho":NaN`)},
 		{"a dlt-multi rate below zero", "machines[0].PN", "must be >= 0", multi(`"PN":100`, `"PN":-1`)},
 		{"a dlt-multi b2 that disagrees with rho", "machines[0].b2", "disagrees", multi(`"rho":50`, `"rho":50,"b2":-1`)},
 		{"a dlt-multi n below one", "n", "integer >= 1", multi(`"n":2`, `"n":0`)},

@@ -1,0 +1,97 @@
+package domain
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+type strictMachine struct {
+	A1  float64 `json:"a1"`
+	Rho float64 `json:"rho"`
+}
+
+type strictDoc struct {
+	Kind        string          `json:"kind"`
+	N           *float64        `json:"n"`
+	FixedLength bool            `json:"fixed_length"`
+	Machines    []strictMachine `json:"machines"`
+	Matrix      [][]float64     `json:"matrix"`
+	Extra       map[string]int  `json:"extra"`
+}
+
+func TestDecodeStrict(t *testing.T) {
+	for _, tc := range []struct {
+		name, data, field, reason string
+	}{
+		{"unknown top-level field with a near miss", `{"kind":"x","fixed_lenght":true}`, "fixed_lenght", `did you mean "fixed_length"?`},
+		{"a key in the wrong case", `{"kind":"x","N":3}`, "N", `did you mean "n"?`},
+		{"unknown nested field", `{"machines":[{"a1":1},{"a1":1,"rh0":2}]}`, "machines[1].rh0", `did you mean "rho"?`},
+		{"unknown field far from every name", `{"zzzzzzzz":1}`, "zzzzzzzz", "known fields: extra, fixed_length, kind, machines, matrix, n"},
+		{"duplicate key", `{"n":1,"n":2}`, "n", `duplicate key "n"`},
+		{"duplicate nested key", `{"machines":[{"a1":1,"a1":2}]}`, "machines[0].a1", "duplicate key"},
+		{"trailing object", `{"n":1} {"n":2}`, "", "data after the top-level value"},
+		{"trailing garbage", `{"n":1} x`, "", "data after the top-level value"},
+		{"empty document", ``, "", "empty"},
+		{"string where a number belongs", `{"n":"3"}`, "n", "must be a number, got JSON string"},
+		{"number where a string belongs", `{"kind":3}`, "kind", "must be a string"},
+		{"number out of range", `{"n":1e400}`, "n", "must be a number in range, got 1e400"},
+		{"NaN", `{"n":NaN}`, "n", "NaN"},
+		{"too deep", `{"matrix":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, "matrix" + strings.Repeat("[0]", MaxDepth-1), "nested deeper than"},
+		{"map keys are free, duplicates are not", `{"extra":{"a":1,"a":2}}`, "extra.a", "duplicate key"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d strictDoc
+			err := Decode([]byte(tc.data), &d)
+			var fe *FieldError
+			if !errors.As(err, &fe) {
+				t.Fatalf("got %v, want a FieldError", err)
+			}
+			if fe.Field != tc.field || !strings.Contains(fe.Reason, tc.reason) {
+				t.Errorf("got field %q reason %q, want field %q and a reason with %q", fe.Field, fe.Reason, tc.field, tc.reason)
+			}
+			if !errors.Is(err, ErrBadInput) {
+				t.Errorf("%v does not wrap ErrBadInput", err)
+			}
+		})
+	}
+	t.Run("a valid document decodes", func(t *testing.T) {
+		var d strictDoc
+		if err := Decode([]byte(`{"kind":"x","n":2,"machines":[{"a1":1,"rho":2}],"matrix":[[1,2]],"extra":{"q":1}}`), &d); err != nil {
+			t.Fatal(err)
+		}
+		if *d.N != 2 || d.Machines[0].Rho != 2 || d.Extra["q"] != 1 {
+			t.Errorf("decoded %+v", d)
+		}
+	})
+}
+
+// TestDecodeLinear: deeply nested and very long documents are refused or decoded in
+// time linear in their size (a quadratic walk took 31 s on 1 MB of brackets).
+func TestDecodeLinear(t *testing.T) {
+	for _, data := range []string{
+		strings.Repeat("[", 1<<20),
+		`{"matrix":[` + strings.Repeat("[1,2,3],", 1<<17) + `[1]]}`,
+		`{"n":1,"machines":[` + strings.Repeat(`{"a1":1},`, 1<<16) + `{"a1":NaN}]}`,
+	} {
+		var d strictDoc
+		start := time.Now()
+		_ = Decode([]byte(data), &d)
+		if el := time.Since(start); el > 5*time.Second {
+			t.Errorf("decoding %d bytes took %v", len(data), el)
+		}
+	}
+}
+
+func TestSuggest(t *testing.T) {
+	names := []string{"C", "O", "a1", "a2", "deadline", "energy_limit", "fixed_length", "rho"}
+	for _, tc := range []struct{ in, want string }{
+		{"fixed_lenght", "fixed_length"}, {"dedline", "deadline"}, {"energy_limt", "energy_limit"},
+		{"c", "C"}, {"a3", "a1"}, {"frobnicate", ""}, {"deadline_x", "deadline"}, {"foo_bar", ""},
+	} {
+		if got := Suggest(tc.in, names); got != tc.want {
+			t.Errorf("Suggest(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
