@@ -99,7 +99,38 @@ func (b Base) Name() string { return b.InstName }
 // SolveOne solves a single-model Problem: p's formulation through solve.SolveModel,
 // cross-checked with exact (nil for none). Most kinds' Solve is this call.
 func SolveOne(ctx context.Context, p Problem, req solve.Request, exact solve.ExactFunc) (*solve.Result, error) {
-	return solve.SolveModel(ctx, p.Kind(), p.Name(), p.Formulate, req, exact)
+	return solve.SolveModel(ctx, p.Kind(), p.Name(), func() (*solve.Formulated, error) { return Formulate(ctx, p) }, req, exact)
+}
+
+// ContextFormulator is a Problem whose formulation runs slow steps (MIP-start
+// heuristics, for example) that stop when ctx is done.
+type ContextFormulator interface {
+	// FormulateContext is Formulate under ctx: it returns ctx's error (wrapped) when
+	// ctx is done before the model is built.
+	FormulateContext(ctx context.Context) (*solve.Formulated, error)
+}
+
+// Formulate builds p's model under ctx: with p's FormulateContext when p has one, else
+// with Formulate. It returns ctx's error, wrapped, when ctx is done before or after the
+// build, so that a deadline or a signal during the build is never lost.
+func Formulate(ctx context.Context, p Problem) (*solve.Formulated, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	var f *solve.Formulated
+	var err error
+	if cf, ok := p.(ContextFormulator); ok {
+		f, err = cf.FormulateContext(ctx)
+	} else {
+		f, err = p.Formulate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	return f, nil
 }
 
 // Verdict is the evaluator check of a report: ok, the recomputed objective and the

@@ -100,7 +100,7 @@ func TestOnlineHeuristicsAreFeasibleForEveryRule(t *testing.T) {
 	}
 	for _, rule := range []Rule{SSC, GSS} {
 		for _, p := range PSRs() {
-			s, err := Online(in, rule, p, 1)
+			s, err := Online(context.Background(), in, rule, p, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -118,7 +118,7 @@ func TestOnlineHeuristicsAreFeasibleForEveryRule(t *testing.T) {
 		}
 		bt := dm.Evaluate(in, best, dm.EvalOptions{AnyCount: true}).Makespan
 		for _, p := range PSRs() {
-			s, _ := Online(in, rule, p, 1)
+			s, _ := Online(context.Background(), in, rule, p, 1)
 			if v := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true}).Makespan; v < bt-1e-9 {
 				t.Errorf("super-%s T %g worse than %s's %g", rule, bt, p, v)
 			}
@@ -145,7 +145,7 @@ func BenchmarkGSSm1000(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		s, err := Online(in, GSS, PSRa1, 1)
+		s, err := Online(context.Background(), in, GSS, PSRa1, 1)
 		if err != nil || len(s.Messages) == 0 {
 			b.Fatal(err)
 		}
@@ -207,7 +207,7 @@ func TestRulesStopAtMaxMessages(t *testing.T) {
 		})
 	}
 	t.Run("online ssc", func(t *testing.T) {
-		if _, err := Online(in, SSC, PSRs()[0], 1); !errors.Is(err, ErrTooManyMessages) {
+		if _, err := Online(context.Background(), in, SSC, PSRs()[0], 1); !errors.Is(err, ErrTooManyMessages) {
 			t.Errorf("err = %v, want ErrTooManyMessages", err)
 		}
 	})

@@ -3,6 +3,7 @@ package dlt
 import (
 	"container/heap"
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -105,7 +106,13 @@ func Order(in *dltmulti.Instance, p PSR, seed uint64) ([]int, error) {
 // preferred: we wake the idle machine, as its text says ("idle processors will be
 // started when no processors are ready"). Otherwise t advances to the earliest
 // completion. Ties in readiness are broken by PSR rank. Cost: O(chunks · log m).
-func Online(in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Schedule, error) {
+//
+// The loop is bounded by construction: every pass either sends a chunk (at most
+// MaxMessages) or advances t strictly to a pending completion (at most one per chunk
+// sent), so it stops after 2·MaxMessages + m passes at the latest. Times that are not
+// finite (parameters whose products overflow) give ErrNonFinite instead of a loop, and
+// ctx is checked every checkEvery passes.
+func Online(ctx context.Context, in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Schedule, error) {
 	if rule != SSC && rule != GSS {
 		return dltmulti.Schedule{}, fmt.Errorf("dlt: online heuristic needs rule ssc or gss, got %q", rule)
 	}
@@ -130,7 +137,18 @@ func Online(in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Sche
 	nextIdle := 0
 	t, rest, fm := 0.0, in.V, float64(m)
 	var s dltmulti.Schedule
-	for rest > remainderTol*in.V {
+	if !finiteNonNeg(in.V) {
+		return dltmulti.Schedule{}, fmt.Errorf("%w: V = %g", ErrNonFinite, in.V)
+	}
+	for pass := 0; rest > remainderTol*in.V; pass++ {
+		if pass%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return dltmulti.Schedule{}, fmt.Errorf("dlt: online %s: %w", rule, err)
+			}
+		}
+		if pass > 2*MaxMessages+m {
+			return dltmulti.Schedule{}, fmt.Errorf("%w (%d): online %s made %d passes", ErrTooManyMessages, MaxMessages, rule, pass)
+		}
 		for busy.Len() > 0 && finish[busy.xs[0]] <= t {
 			heap.Push(ready, heap.Pop(busy))
 		}
@@ -145,7 +163,11 @@ func Online(in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Sche
 			nextIdle++
 			start = math.Max(t, in.Machines[i].S)
 		default:
-			t = finish[busy.xs[0]]
+			next := finish[busy.xs[0]]
+			if !(next > t) || math.IsInf(next, 0) {
+				return dltmulti.Schedule{}, fmt.Errorf("%w: online %s: completion time %g of machine %d does not advance from %g", ErrNonFinite, rule, next, busy.xs[0], t)
+			}
+			t = next
 			continue
 		}
 		mc := in.Machines[i]
@@ -163,11 +185,24 @@ func Online(in *dltmulti.Instance, rule Rule, p PSR, seed uint64) (dltmulti.Sche
 		s.Messages = append(s.Messages, dltmulti.Message{Machine: i, Size: a, Start: start})
 		t = start + mc.Comm(a)
 		finish[i] = t + mc.Tau(a)
+		if !finiteNonNeg(a) || !finiteNonNeg(t) || !finiteNonNeg(finish[i]) {
+			return dltmulti.Schedule{}, fmt.Errorf("%w: online %s: chunk %g to machine %d ends at %g", ErrNonFinite, rule, a, i, finish[i])
+		}
 		heap.Push(busy, i)
 		rest -= a
 	}
 	return s, nil
 }
+
+// checkEvery is how many passes of a heuristic's loop run between checks of its context.
+const checkEvery = 1024
+
+// ErrNonFinite is returned when a heuristic meets a time or size that is NaN or
+// infinite (parameters whose products overflow float64), instead of looping on it.
+var ErrNonFinite = errors.New("dlt: a time or size is not finite")
+
+// finiteNonNeg reports whether x is a finite number >= 0.
+func finiteNonNeg(x float64) bool { return x >= 0 && !math.IsInf(x, 1) }
 
 // Criterion selects what Super minimises.
 type Criterion int
@@ -188,7 +223,7 @@ func Super(ctx context.Context, in *dltmulti.Instance, rule Rule, crit Criterion
 		if err := ctx.Err(); err != nil {
 			return best, bestP, err
 		}
-		s, err := Online(in, rule, p, seed)
+		s, err := Online(ctx, in, rule, p, seed)
 		if err != nil {
 			return best, bestP, err
 		}

@@ -51,9 +51,19 @@ const heuristicSeed = 4
 // horizon). The decoder runs the evaluator and rejects a solution whose model energy is
 // below the simulated one.
 func (p *Problem) Formulate() (*solve.Formulated, error) {
+	return p.FormulateContext(context.Background())
+}
+
+// FormulateContext is Formulate under ctx: the MIP-start heuristics stop when ctx is
+// done, and the error is then ctx's.
+func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, error) {
 	opts := p.Opts
 	if !opts.Plain && !p.NoStart && opts.Start == nil {
-		if s, ok := p.BestStart(); ok {
+		s, ok := p.BestStart(ctx)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("dlt-multi: MIP start: %w", err)
+		}
+		if ok {
 			opts.Start = &s
 			if p.Inst.Objective == dm.MinTime && p.Inst.EnergyLimit == nil {
 				opts.UpperT = dm.Evaluate(p.Inst, s, dm.EvalOptions{}).Makespan
@@ -83,15 +93,18 @@ func multiCheck(r *dm.Report) solve.EvaluatorCheck {
 // BestStart returns the best n-message schedule obtained by polishing the machine
 // orders of the online heuristics (SSC and GSS with every PSR, cut or repeated to n
 // messages) with the fixed-sequence LP, judged by the instance's objective. ok is false
-// when none meets the deadline and energy limit.
-func (p *Problem) BestStart() (dm.Schedule, bool) {
+// when none meets the deadline and energy limit, or when ctx is done first.
+func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 	in := p.Inst
 	seen := map[string]bool{}
 	var best dm.Schedule
 	bestV, found := math.Inf(1), false
 	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
 		for _, psr := range hdlt.PSRs() {
-			h, err := hdlt.Online(in, rule, psr, heuristicSeed)
+			if ctx.Err() != nil {
+				return dm.Schedule{}, false
+			}
+			h, err := hdlt.Online(ctx, in, rule, psr, heuristicSeed)
 			if err != nil || len(h.Messages) == 0 {
 				continue
 			}
@@ -195,7 +208,7 @@ func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result,
 		if !ok {
 			return nil, fmt.Errorf("%s: unknown heuristic %q", p.Name(), name)
 		}
-		s, err = hdlt.Online(in, hdlt.Rule(rule), hdlt.PSR(psr), heuristicSeed)
+		s, err = hdlt.Online(ctx, in, hdlt.Rule(rule), hdlt.PSR(psr), heuristicSeed)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: heuristic %s: %w", p.Name(), name, err)

@@ -247,7 +247,7 @@ func TestDLTMultiTable61Instance(t *testing.T) {
 			t.Errorf("%s: T %g, E %g below the printed (6.29)/(6.30) on the thesis's own system", h, sol.T, sol.E)
 		}
 	}
-	s, ok := p.BestStart()
+	s, ok := p.BestStart(context.Background())
 	if !ok || !dm.Evaluate(in, s, dm.EvalOptions{}).OK() {
 		t.Errorf("no feasible 12-message start for Table 6.1")
 	}

@@ -96,6 +96,12 @@ func (p *Problem) options() fst.Options {
 // Build returns the formulation selected by p.Formulation, with a heuristic MIP start
 // unless NoStart.
 func (p *Problem) Build() (*fst.Formulation, error) {
+	return p.BuildContext(context.Background())
+}
+
+// BuildContext is Build under ctx: the heuristics of the MIP start stop when ctx is
+// done, and the error is then ctx's.
+func (p *Problem) BuildContext(ctx context.Context) (*fst.Formulation, error) {
 	opt := p.options()
 	var f *fst.Formulation
 	var err error
@@ -117,7 +123,11 @@ func (p *Problem) Build() (*fst.Formulation, error) {
 		return nil, err
 	}
 	if !p.NoStart {
-		if best, ok := p.BestHeuristic(context.Background()); ok {
+		best, ok := p.BestHeuristic(ctx)
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("stencil: MIP start: %w", err)
+		}
+		if ok {
 			// A start the model cannot hold (more rounds than colours) is skipped.
 			_ = f.SetStart(best.Assignment, best.Schedule)
 		}
@@ -131,7 +141,12 @@ func (p *Problem) Build() (*fst.Formulation, error) {
 // then the model minimises them itself), keeps the model's count in model_rounds, and
 // runs the evaluator.
 func (p *Problem) Formulate() (*solve.Formulated, error) {
-	f, err := p.Build()
+	return p.FormulateContext(context.Background())
+}
+
+// FormulateContext is Formulate under ctx (see BuildContext).
+func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, error) {
+	f, err := p.BuildContext(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -391,7 +406,7 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 	m := len(p.Inst.Processors)
 	full := 1<<m - 1
 	for set := full; set > 0; set-- {
-		if set != full && m > maxSubsetProcessors {
+		if set != full && m > maxSubsetProcessors || ctx.Err() != nil {
 			break
 		}
 		sub, procs := subInstance(p.Inst, set)
@@ -412,7 +427,7 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 		// Deadline packing: the last processor of the subset takes as much as the
 		// deadline allows, the others grow compact regions for the rest, or a little
 		// more (a rounder region may cut less).
-		for extra := 0; extra <= len(p.Inst.Tasks)/10; extra++ {
+		for extra := 0; extra <= len(p.Inst.Tasks)/10 && ctx.Err() == nil; extra++ {
 			quota, ok := packingQuotas(sub, extra)
 			if !ok {
 				break
@@ -436,8 +451,8 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 			}
 		}
 	}
-	p.boxStarts(consider)
-	if best != nil {
+	p.boxStarts(ctx, consider)
+	if best != nil && ctx.Err() == nil {
 		if a, err := hst.TaskMovement(ctx, p.Inst, best.Assignment, hst.TabuOptions{}); err == nil {
 			consider(a)
 		}
@@ -447,8 +462,9 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 
 // boxStarts offers, for block grids, every axis-aligned box of blocks on one processor
 // with the rest on another, for every ordered pair of processors: the optima of
-// Tables 6.4/6.5 are such boxes or close to them (halvings, rings of blocks).
-func (p *Problem) boxStarts(consider func([]int)) {
+// Tables 6.4/6.5 are such boxes or close to them (halvings, rings of blocks). It stops
+// when ctx is done (a 16×16×16 grid has millions of boxes).
+func (p *Problem) boxStarts(ctx context.Context, consider func([]int)) {
 	g := p.Inst.Grid
 	m := len(p.Inst.Processors)
 	if g == nil || m < 2 || len(p.Inst.Tasks) > 4096 {
@@ -461,6 +477,9 @@ func (p *Problem) boxStarts(consider func([]int)) {
 				for j1 := j0 + 1; j1 <= g.NY; j1++ {
 					for k0 := 0; k0 < g.NZ; k0++ {
 						for k1 := k0 + 1; k1 <= g.NZ; k1++ {
+							if ctx.Err() != nil {
+								return
+							}
 							for q := 0; q < m; q++ {
 								for r := 0; r < m; r++ {
 									if q == r {
