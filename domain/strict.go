@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -128,10 +129,40 @@ func CheckJSON(data []byte, v any) error {
 				stack = stack[:len(stack)-1]
 				valueDone()
 			}
+		case json.Number:
+			if err := CheckNumber(path(), string(d)); err != nil {
+				return err
+			}
+			valueDone()
 		default:
 			valueDone()
 		}
 	}
+}
+
+// The range of every number in an input document (docs/spec.md, "Ranges and limits"):
+// zero, or a magnitude in [MinMagnitude, MaxMagnitude]. MaxMagnitude is above 2⁵³ (the
+// largest cell count of a stencil task) and products of three parameters stay below
+// 1e49, so times, energies and the derived quantities (b2 = ρ(a1 − a2), l2, V·a, Σ of
+// up to 10⁷ terms) are finite; MinMagnitude keeps reciprocals (rates) below 1e15.
+const (
+	MaxMagnitude = 1e16
+	MinMagnitude = 1e-15
+)
+
+// CheckNumber checks that the JSON number text lies in the range every input number
+// must: zero or a magnitude in [MinMagnitude, MaxMagnitude].
+func CheckNumber(field, text string) error {
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return Errorf(field, "number %s is out of range (magnitudes up to %g)", text, MaxMagnitude)
+	}
+	if a := math.Abs(v); a > MaxMagnitude {
+		return Errorf(field, "number %s is out of range (magnitudes up to %g, see \"Ranges and limits\" in docs/spec.md)", text, MaxMagnitude)
+	} else if a != 0 && a < MinMagnitude {
+		return Errorf(field, "number %s is out of range (0 or magnitudes from %g, see \"Ranges and limits\" in docs/spec.md)", text, MinMagnitude)
+	}
+	return nil
 }
 
 // strictFrame is one open object or array while CheckJSON walks a document.
