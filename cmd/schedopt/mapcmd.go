@@ -13,6 +13,7 @@ import (
 
 	"github.com/schedopt/schedopt/maps/energy"
 	"github.com/schedopt/schedopt/maps/flatmap"
+	"github.com/schedopt/schedopt/maps/isoeff"
 	"github.com/schedopt/schedopt/maps/isoline"
 	"github.com/schedopt/schedopt/maps/mapplot"
 	"github.com/schedopt/schedopt/solve"
@@ -26,17 +27,20 @@ const verifyTol = 1e-9
 func newMapCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "map",
-		Short: "Isoenergy maps of seed 004 chapter 4 (lines of equal energy in a plane of two parameters)",
+		Short: "Isoenergy maps (seed 004 ch. 4) and isoefficiency maps (seed 004 §5.2.4)",
 		Long: `map draws isoenergy maps: lines of equal energy in the plane of two system
-parameters, the others fixed (seed 004 chapter 4).`,
+parameters, the others fixed (seed 004 chapter 4); and isoefficiency maps: lines of equal
+efficiency in the (m, V) plane of the multi-installment MIP (5.17)-(5.26) (§5.2.4).`,
 		Example: `  schedopt map isoenergy --x V --y C --csv vc.csv --plot vc
-  schedopt map isoenergy --x m --y PN --levels 2.2e10,2.4e10,3e10 --csv mpn.csv`,
+  schedopt map isoenergy --x m --y PN --levels 2.2e10,2.4e10,3e10 --csv mpn.csv
+  schedopt map isoefficiency --m-range 2,3 --n 2 --csv eff.csv --plot eff --table eff.md`,
 		Args: argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usagef("%s: name a map (isoenergy); see %s --help", cmd.CommandPath(), cmd.CommandPath())
+			return usagef("%s: name a map (isoenergy or isoefficiency); see %s --help", cmd.CommandPath(), cmd.CommandPath())
 		},
 	}
 	cmd.AddCommand(newIsoenergyCmd(e))
+	cmd.AddCommand(newIsoefficiencyCmd(e))
 	return cmd
 }
 
@@ -462,6 +466,218 @@ func runFlatMap(ctx context.Context, e *env, f *isoenergyFlags, s isoline.Spec) 
 			return err
 		}
 		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
+	}
+	return nil
+}
+
+// isoeffFlags are the flags of `map isoefficiency`.
+type isoeffFlags struct {
+	mRange    string
+	n         int
+	levels    []float64
+	vRange    string
+	vTol      float64
+	eTol      float64
+	scan      int
+	timeLimit time.Duration
+	gap       float64
+	workers   int
+	backend   string
+	csvPath   string
+	plotPath  string
+	tablePath string
+	title     string
+	noBounds  bool
+}
+
+func newIsoefficiencyCmd(e *env) *cobra.Command {
+	var f isoeffFlags
+	cmd := &cobra.Command{
+		Use:   "isoefficiency [--m-range LO,HI] [--n N] [--csv FILE] [--plot BASE] [--table FILE]",
+		Short: "Isoefficiency map of the multi-installment MIP (5.17)-(5.26) (seed 004 §5.2.4)",
+		Long: `isoefficiency draws the isoefficiency map of seed 004 §5.2.4 for m identical machines
+with hierarchical memory and n messages: the lines of equal efficiency
+
+    E(m, n, V) = T(1, 1, V) / (m T(m, n, V)),   T(1, 1, V) = S + O + CV + max{a1 V, a2 V + b2}
+
+(the definition after (5.26) in §5.2.4), where T(m, n, V) is the schedule length of the MIP
+(5.17)-(5.26). The machine is the reference of §5.2.4: a1 = 0.109 s/MB, a2 = 4.132 s/MB,
+b2 = -27109 s (rho = 6738.5 MB), C = 5 ms/MB, O = 75 ms, S = 25.4 s.
+
+Algorithm A6: for each m, a scan of --scan log-spaced loads over --v-range brackets the
+maximum; a golden-section search (two probes, the interval narrowed to the one of smaller
+efficiency) finds E_max(m) at V_max(m) to --v-tol MB; then every level e < E_max(m) is
+bisected on both sides of V_max(m), stopping when the bracket is narrower than --v-tol MB
+or |E - e| <= --e-tol * e. Every probe is one MIP solve through the certification policy
+(--backend, --time-limit and --gap per probe, one thread each), its schedule re-simulated
+by the independent evaluator; --workers probes run at a time, with progress on stderr.
+Ctrl-C stops the run. A probe that ends without a solution stops the run; one that ends
+with a solution but without proof (time limit, --gap) gives an efficiency that is only a
+lower bound, and the table counts how many probes were proven optimal.
+
+The thesis used n = 20 (800 binaries per MIP, 300 s per probe with Gurobi at 0.5 % gap);
+on a small machine use a small n (the default is 4) and say so.
+
+Outputs: --table FILE (or stdout when no output is named) gets E_max(m) and V_max(m) as a
+Markdown table beside Table 5.2; --csv FILE gets every maximum and isoline point (kind, m,
+n, level, side, V, E, the final bracket, T, status, gap); --plot BASE draws the map (m
+along x, V on a log axis) with the isolines, the MAX line and the bounds (5.27) (dashed,
+below V_max) and (5.29) (dotted, above V_max; e > 1, m < n) unless --no-bounds.`,
+		Example: `  schedopt map isoefficiency --m-range 2,3 --n 2 --table eff.md
+  schedopt map isoefficiency --m-range 2,6 --n 4 --levels 1,2,5,10,20 --csv eff.csv --plot eff --table eff.md
+  schedopt map isoefficiency --m-range 2,20 --n 20 --time-limit 300s --gap 0.005 --workers 6 --csv n20.csv --plot n20`,
+		Args: argsOf(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runIsoefficiency(cmd.Context(), e, &f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.mRange, "m-range", "2,4", "machine counts lo,hi (every integer between)")
+	fl.IntVar(&f.n, "n", 4, "messages (installments) n of (5.17)-(5.26); the thesis used 20")
+	fl.Float64SliceVar(&f.levels, "levels", []float64{1, 2, 5, 10, 20, 30}, "efficiency levels of the isolines, comma-separated")
+	fl.StringVar(&f.vRange, "v-range", "", "load range lo,hi [MB] (default 100 to 3·n·rho)")
+	fl.Float64Var(&f.vTol, "v-tol", isoeff.DefaultVTol, "V width at which the searches stop [MB] (the thesis's 1 MB)")
+	fl.Float64Var(&f.eTol, "e-tol", 1e-3, "stop a bisection when |E - e| <= e-tol·e (0: only --v-tol, as the thesis)")
+	fl.IntVar(&f.scan, "scan", isoeff.DefaultScan, "log-spaced loads of the initial scan that brackets the maximum")
+	fl.DurationVar(&f.timeLimit, "time-limit", time.Minute, "time limit per probe (0: none)")
+	fl.Float64Var(&f.gap, "gap", 0, "relative MIP gap per probe (0 proves optimality)")
+	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "probes solved at the same time")
+	fl.StringVar(&f.backend, "backend", "highs", "MILP backend of the probes")
+	fl.StringVar(&f.csvPath, "csv", "", "write the maxima and isoline points here")
+	fl.StringVar(&f.plotPath, "plot", "", "write the map here (.svg, .png, or no extension for both)")
+	fl.StringVar(&f.tablePath, "table", "", "write the E_max/V_max table (Markdown) here")
+	fl.StringVar(&f.title, "title", "", "first line of the plot's title")
+	fl.BoolVar(&f.noBounds, "no-bounds", false, "do not draw the bounds (5.27)-(5.29)")
+	return cmd
+}
+
+// options turns the flags into search options (bad input is a usage error naming the
+// flag).
+func (f *isoeffFlags) options() (isoeff.Options, error) {
+	var o isoeff.Options
+	los, his, ok := strings.Cut(f.mRange, ",")
+	lo, err1 := strconv.Atoi(strings.TrimSpace(los))
+	hi, err2 := strconv.Atoi(strings.TrimSpace(his))
+	if !ok || err1 != nil || err2 != nil || lo < 1 || hi < lo {
+		return o, usagef("--m-range %q: want integers 1 <= lo <= hi, e.g. 2,8", f.mRange)
+	}
+	if hi-lo > 1000 {
+		return o, usagef("--m-range %q: more than 1000 machine counts", f.mRange)
+	}
+	for m := lo; m <= hi; m++ {
+		o.Ms = append(o.Ms, m)
+	}
+	if f.n < 1 {
+		return o, usagef("--n: must be >= 1, got %d", f.n)
+	}
+	o.N = f.n
+	if len(f.levels) == 0 {
+		return o, usagef("--levels: give at least one efficiency level")
+	}
+	for _, l := range f.levels {
+		if !(l > 0) || math.IsInf(l, 0) {
+			return o, usagef("--levels: %g is not a positive efficiency", l)
+		}
+	}
+	o.Levels = f.levels
+	o.VLo, o.VHi = 100, 3*float64(f.n)*isoeff.Reference().Rho
+	if f.vRange != "" {
+		los, his, ok := strings.Cut(f.vRange, ",")
+		vlo, err1 := strconv.ParseFloat(strings.TrimSpace(los), 64)
+		vhi, err2 := strconv.ParseFloat(strings.TrimSpace(his), 64)
+		if !ok || err1 != nil || err2 != nil || !(vlo > 0) || !(vlo < vhi) || math.IsInf(vhi, 0) {
+			return o, usagef("--v-range %q: want 0 < lo < hi [MB]", f.vRange)
+		}
+		o.VLo, o.VHi = vlo, vhi
+	}
+	switch {
+	case !(f.vTol > 0):
+		return o, usagef("--v-tol: must be > 0, got %g", f.vTol)
+	case !(f.eTol >= 0) || f.eTol >= 1:
+		return o, usagef("--e-tol: must be in [0, 1), got %g", f.eTol)
+	case f.scan < 3:
+		return o, usagef("--scan: must be >= 3, got %d", f.scan)
+	case f.timeLimit < 0:
+		return o, usagef("--time-limit: must be >= 0, got %s", f.timeLimit)
+	case !(f.gap >= 0) || f.gap >= 1:
+		return o, usagef("--gap: must be in [0, 1), got %g", f.gap)
+	case f.workers < 1:
+		return o, usagef("--workers: must be >= 1, got %d", f.workers)
+	}
+	if _, err := solve.NewSolver(f.backend); err != nil {
+		return o, usagef("--backend: %v", err)
+	}
+	o.VTol, o.ETol, o.Scan, o.Workers = f.vTol, f.eTol, f.scan, f.workers
+	o.Probe = isoeff.MIPProbe(isoeff.MIPConfig{Machine: isoeff.Reference(), Backend: f.backend, TimeLimit: f.timeLimit, Gap: f.gap})
+	return o, nil
+}
+
+func runIsoefficiency(ctx context.Context, e *env, f *isoeffFlags) error {
+	o, err := f.options()
+	if err != nil {
+		return err
+	}
+	if err := checkPlotPath(f.plotPath); err != nil {
+		return err
+	}
+	start := time.Now()
+	var last time.Time
+	o.Progress = func(ev isoeff.Event) {
+		if time.Since(last) < 2*time.Second {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(e.stderr, "isoefficiency: %d probes (%.0fs); last m=%d V=%.0f E=%.3f %s (%s, %.1fs)\n",
+			ev.Done, time.Since(start).Seconds(), ev.Probe.M, ev.Probe.V, ev.Probe.E, ev.Probe.Status, ev.Phase, ev.Probe.Seconds)
+	}
+	res, err := isoeff.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	probes, optimal := 0, 0
+	for _, mr := range res.PerM {
+		probes += len(mr.Probes)
+		for _, p := range mr.Probes {
+			if p.Status == solve.StatusOptimal {
+				optimal++
+			}
+		}
+		if len(mr.Missing) > 0 {
+			fmt.Fprintf(e.stderr, "isoefficiency: m=%d: levels not crossed inside --v-range: %s\n", mr.M, strings.Join(mr.Missing, ", "))
+		}
+	}
+	fmt.Fprintf(e.stderr, "isoefficiency: %d probes (%d proven optimal) in %.1fs\n", probes, optimal, time.Since(start).Seconds())
+	wrote := false
+	if f.csvPath != "" {
+		if err := writeFileWith(f.csvPath, func(w *os.File) error { return isoeff.WriteCSV(w, res) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "isoefficiency (n = %d, m = %d..%d): %d points -> %s\n", o.N, o.Ms[0], o.Ms[len(o.Ms)-1], len(res.Points()), f.csvPath)
+		wrote = true
+	}
+	if f.plotPath != "" {
+		var bounds []isoeff.BoundLine
+		if !f.noBounds {
+			bounds = isoeff.Bounds(isoeff.Reference(), o.Ms, o.N, res.Levels, o.VLo, o.VHi)
+		}
+		title := f.title
+		if title == "" {
+			title = fmt.Sprintf("Isoefficiency map, MIP (5.17)-(5.26), n = %d", o.N)
+		}
+		files, err := isoeff.Save(res, bounds, title, f.plotPath)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
+		wrote = true
+	}
+	if f.tablePath != "" {
+		if err := writeFileWith(f.tablePath, func(w *os.File) error { return isoeff.WriteTable(w, res) }); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "table -> %s\n", f.tablePath)
+	} else if !wrote {
+		return isoeff.WriteTable(e.stdout, res)
 	}
 	return nil
 }

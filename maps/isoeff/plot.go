@@ -66,9 +66,9 @@ func mapPlot(r *Result, bounds []BoundLine, title string) (*plot.Plot, error) {
 	p.Legend.Top = true
 	p.Legend.TextStyle.Font.Size = font.Length(8)
 	addLine := func(xy plotter.XYs, c color.Color, w vg.Length, dash []vg.Length) (*plotter.Line, error) {
-		if len(xy) == 1 { // a lone point: widen it to a step of width 1
-			xy = append(plotter.XYs{{X: xy[0].X - 0.5, Y: xy[0].Y}}, plotter.XY{X: xy[0].X + 0.5, Y: xy[0].Y})
-		}
+		// Every m is a step of width 1 centred on m (m is discrete).
+		ext := append(plotter.XYs{{X: xy[0].X - 0.5, Y: xy[0].Y}}, xy...)
+		xy = append(ext, plotter.XY{X: xy[len(xy)-1].X + 0.5, Y: xy[len(xy)-1].Y})
 		ln, err := plotter.NewLine(xy)
 		if err != nil {
 			return nil, fmt.Errorf("isoeff: plot: %w", err)
@@ -158,5 +158,16 @@ func mapPlot(r *Result, bounds []BoundLine, title string) (*plot.Plot, error) {
 	if len(keys) == 0 && len(mx) == 0 {
 		return nil, mapplot.ErrNoData
 	}
+	lo, hi := r.PerM[0].M, r.PerM[0].M
+	for _, mr := range r.PerM {
+		lo, hi = min(lo, mr.M), max(hi, mr.M)
+	}
+	p.X.Min, p.X.Max = float64(lo)-0.5, float64(hi)+0.5
+	var ticks []plot.Tick
+	step := max(1, (hi-lo+1)/10)
+	for m := lo; m <= hi; m += step {
+		ticks = append(ticks, plot.Tick{Value: float64(m), Label: fmt.Sprint(m)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	return p, nil
 }
