@@ -111,7 +111,7 @@ func (r *Registry) Load(data []byte, name string) (Problem, error) {
 		kind, ok := r.sniffKind(data)
 		var se *json.SyntaxError
 		if !ok || !errors.As(err, &se) {
-			return nil, domain.Errorf("", "invalid JSON: %v", err)
+			return nil, domain.JSONError(data, err)
 		}
 		head.Kind = &kind
 	}

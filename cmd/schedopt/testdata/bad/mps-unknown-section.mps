@@ -1,0 +1,5 @@
+NAME x
+ROWS
+ N obj
+FOOBAR
+ENDATA
