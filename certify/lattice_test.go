@@ -163,3 +163,20 @@ func TestDiophantineInfeasible(t *testing.T) {
 		})
 	}
 }
+
+// TestIntegerInfeasibleLeavesSemiColumnsAlone: a semi-integer column with lo = hi = 3
+// is 0 or 3, not fixed at 3. x + y = 1 is feasible (x = 0, y = 1); treating x as fixed
+// would leave y = -2, also feasible here, so the test uses 2y: x + 2y = 1 has x = 3,
+// y = -1, while a lattice argument that dropped x = 3 as 0 would wrongly find 2y = 1.
+func TestIntegerInfeasibleLeavesSemiColumnsAlone(t *testing.T) {
+	m := model.New("semi")
+	x := m.AddSemiInteger(3, 3, "x")
+	y := m.AddInteger(-5, 5, "y")
+	var e model.Expr
+	e.Add(x, 1)
+	e.Add(y, 2)
+	m.AddConstr(e, model.EQ, 1, "r") // x = 3, y = -1 is feasible
+	if proof, ok := integerInfeasible(m); ok {
+		t.Errorf("claimed infeasible: %s", proof)
+	}
+}

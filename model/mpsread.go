@@ -281,7 +281,7 @@ func (p *mpsParser) parseLine(s []byte) error {
 	} else {
 		err = p.data(buf[:n])
 	}
-	if err != nil && len(s) > 14 {
+	if err != nil && len(s) > 4 {
 		// A fixed-format line whose names hold spaces: read it by column positions.
 		var fbuf [6][]byte
 		if f, ok := p.fixedFields(s, fbuf[:]); ok && len(f) > 0 && !sameFields(f, buf[:min(n, len(buf))]) {

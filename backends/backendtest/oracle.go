@@ -16,7 +16,8 @@ const maxEnumeration = 1 << 22
 const objTol = 1e-6
 
 // BruteForce solves a pure-integer model with finite bounds by enumerating every
-// integer point within the bounds and checking it with model.Verify. It returns
+// integer point within the bounds (0 and the integers of [lo, hi] for a semi-integer
+// column) and checking it with model.Verify. It returns
 // feasible = false when no point satisfies the model. It is the independent oracle
 // of the suite; it refuses models with continuous columns, infinite bounds or more
 // than 2^22 points.
@@ -34,6 +35,10 @@ func BruteForce(m *model.Model) (best []float64, obj float64, feasible bool, err
 			return nil, 0, false, fmt.Errorf("backendtest: brute force: column %s is unbounded", m.VarName(v))
 		}
 		lo[j], hi[j] = math.Ceil(l), math.Floor(h)
+		if m.VarKind(v).IsSemi() {
+			// Enumerate from 0 over [0, hi]; Verify rejects the gap (0, lo).
+			lo[j] = 0
+		}
 		if lo[j] > hi[j] {
 			return nil, 0, false, nil
 		}
@@ -239,5 +244,48 @@ func BenchModel(rows, cols, perRow int) *model.Model {
 		}
 		m.AddConstr(e, model.LE, 1, "")
 	}
+	return m
+}
+
+// RandomSemi returns a random pure-integer model with n columns, about half of them
+// semi-integer (0 or an integer in [l, u], 1 <= l <= u <= 5) and the rest integer in
+// [-2, 3], with up to n rows of small integer coefficients. BruteForce checks it.
+func RandomSemi(rng *rand.Rand, n int) *model.Model {
+	m := model.New(fmt.Sprintf("random-semi-%d", n))
+	for j := range n {
+		if j%2 == 0 || rng.IntN(3) == 0 {
+			l := float64(1 + rng.IntN(3))
+			m.AddSemiInteger(l, l+float64(rng.IntN(3)), fmt.Sprintf("s%d", j))
+			continue
+		}
+		m.AddInteger(float64(-rng.IntN(3)), float64(rng.IntN(4)), fmt.Sprintf("x%d", j))
+	}
+	var e model.Expr
+	for i := range 1 + rng.IntN(n) {
+		e.Reset()
+		for j := range n {
+			if rng.IntN(2) == 0 {
+				e.Add(model.Var(j), float64(rng.IntN(7)-3))
+			}
+		}
+		b := float64(rng.IntN(9) - 2)
+		switch rng.IntN(3) {
+		case 0:
+			m.AddConstr(e, model.LE, b, fmt.Sprintf("r%d", i))
+		case 1:
+			m.AddConstr(e, model.GE, b, fmt.Sprintf("r%d", i))
+		default:
+			m.AddRange(e, b-2, b+1, fmt.Sprintf("r%d", i))
+		}
+	}
+	e.Reset()
+	for j := range n {
+		e.Add(model.Var(j), float64(rng.IntN(9)-4))
+	}
+	sense := model.Minimize
+	if rng.IntN(2) == 0 {
+		sense = model.Maximize
+	}
+	m.SetObjective(sense, e)
 	return m
 }

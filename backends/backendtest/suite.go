@@ -29,6 +29,8 @@ func Run(t *testing.T, s backends.Solver) {
 	t.Run("log goes to the writer", func(t *testing.T) { testLog(t, s) })
 	t.Run("invalid input is an error", func(t *testing.T) { testInvalid(t, s) })
 	t.Run("random MILPs match brute force", func(t *testing.T) { testRandom(t, s, 40, 1) })
+	t.Run("semi-continuous and semi-integer columns", func(t *testing.T) { testSemi(t, s) })
+	t.Run("random semi-integer MILPs match brute force, also after an MPS round trip", func(t *testing.T) { testRandomSemi(t, s, 30, 3) })
 	t.Run("parallel solves from several goroutines", func(t *testing.T) { testParallel(t, s) })
 	t.Run("parallel solves reproduce serial results", func(t *testing.T) { testReproduce(t, s) })
 }
@@ -647,5 +649,76 @@ func testReproduce(t *testing.T, s backends.Solver) {
 	close(errs)
 	for err := range errs {
 		t.Error(err)
+	}
+}
+
+// testSemi solves small models whose semi-continuous or semi-integer column decides the
+// optimum (its LP relaxation over [0, u] would give another answer).
+func testSemi(t *testing.T, s backends.Solver) {
+	for _, tc := range []struct {
+		name  string
+		kind  model.Kind
+		sense model.Sense
+		op    model.Op
+		rhs   float64
+		want  float64
+	}{
+		{"min x, x >= 0.5: the column jumps to its lower bound 2", model.SemiContinuous, model.Minimize, model.GE, 0.5, 2},
+		{"max x, x <= 1.5: the column stays off", model.SemiContinuous, model.Maximize, model.LE, 1.5, 0},
+		{"max x, x <= 3.5: continuous inside [2, 5]", model.SemiContinuous, model.Maximize, model.LE, 3.5, 3.5},
+		{"semi-integer, max x, x <= 3.5: integral inside [2, 5]", model.SemiInteger, model.Maximize, model.LE, 3.5, 3},
+		{"semi-integer, min x, x >= 0.2", model.SemiInteger, model.Minimize, model.GE, 0.2, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := model.New("semi")
+			x := m.AddVar(tc.kind, 2, 5, "x")
+			y := m.AddContinuous(0, 1, "y") // keeps the model from being a single column
+			var e model.Expr
+			e.Add(x, 1)
+			m.AddConstr(e, tc.op, tc.rhs, "c")
+			e.Add(y, 0.001)
+			m.SetObjective(tc.sense, e)
+			res := solveOK(t, s, context.Background(), m, backends.Options{})
+			if res.Status != backends.Optimal {
+				t.Fatalf("status %s (%s), want optimal", res.Status, res.Message)
+			}
+			if got := res.Values[x]; !closeTo(got, tc.want) {
+				t.Errorf("x = %g, want %g", got, tc.want)
+			}
+		})
+	}
+	t.Run("no finite upper bound is an error", func(t *testing.T) {
+		m := model.New("semi-unbounded")
+		m.AddSemiContinuous(1, math.Inf(1), "x")
+		if _, err := s.Solve(context.Background(), m, backends.Options{}); err == nil {
+			t.Error("no error")
+		}
+	})
+}
+
+// testRandomSemi compares the backend with BruteForce on count random models with
+// semi-integer columns, and solves each again after writing it to MPS and reading it
+// back.
+func testRandomSemi(t *testing.T, s backends.Solver, count int, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	for i := range count {
+		m := RandomSemi(rng, 2+rng.IntN(5))
+		m.Name = fmt.Sprintf("semi#%d", i)
+		if err := compareBrute(s, m, backends.Options{}); err != nil {
+			t.Error(err)
+			continue
+		}
+		var buf bytes.Buffer
+		if err := m.WriteMPS(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back, err := model.ReadMPS(&buf)
+		if err != nil {
+			t.Fatalf("%s: MPS does not read back: %v", m.Name, err)
+		}
+		back.Name = m.Name + " (MPS round trip)"
+		if err := compareBrute(s, back, backends.Options{}); err != nil {
+			t.Error(err)
+		}
 	}
 }

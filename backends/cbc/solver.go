@@ -84,7 +84,27 @@ func worker() chan<- func() {
 const infinite = 1e30
 
 // Solve solves m with CBC. See the package documentation for the rules it follows.
+// CBC's C interface has no semi-continuous type, so semi-continuous and semi-integer
+// columns are solved through model.WithoutSemi (a binary per column and its finite
+// upper bound), before the model is sent to the worker; the values returned are those
+// of m's columns.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	if m.NumSemi() == 0 {
+		return s.solve(ctx, m, opts)
+	}
+	r, err := m.WithoutSemi()
+	if err != nil {
+		return backends.Result{}, fmt.Errorf("cbc: %w", err)
+	}
+	res, err := s.solve(ctx, r, opts)
+	if res.Values != nil {
+		res.Values = res.Values[:m.NumVars()]
+	}
+	return res, err
+}
+
+// solve is Solve for a model without semi columns.
+func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	if s.inProcess {
 		return solveInProcess(ctx, m, opts)
 	}

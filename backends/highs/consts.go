@@ -13,8 +13,10 @@ const (
 
 // kHighsVarType values.
 const (
-	varTypeContinuous = 0
-	varTypeInteger    = 1
+	varTypeContinuous     = 0
+	varTypeInteger        = 1
+	varTypeSemiContinuous = 2
+	varTypeSemiInteger    = 3
 )
 
 // kHighsMatrixFormat values.

@@ -84,7 +84,7 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 
 	// The callbacks go in first so that the log, header included, reaches the writer
 	// and never the process's stdout.
-	mip := m.NumIntegers() > 0
+	mip := m.IsMIP()
 	if st := in.install(ctl, mip); st != statusOK {
 		return backends.Result{}, fmt.Errorf("highs: cannot install the callbacks (status %d)", st)
 	}
@@ -197,13 +197,20 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 
 // passModel passes m's arrays to HiGHS without copying them; only the integrality
 // vector is built here because the model stores kinds, not HiGHS variable types.
+// Semi-continuous and semi-integer columns are HiGHS's own types (x = 0 or
+// lo <= x <= hi), so they need no reformulation.
 func passModel(in *instance, m *model.Model, mip bool) int {
 	cols, rows := m.Columns(), m.Rows()
 	var integrality []int32
 	if mip {
 		integrality = make([]int32, len(cols.Kind))
 		for j, k := range cols.Kind {
-			if k.IsInteger() {
+			switch {
+			case k == model.SemiContinuous:
+				integrality[j] = varTypeSemiContinuous
+			case k == model.SemiInteger:
+				integrality[j] = varTypeSemiInteger
+			case k.IsInteger():
 				integrality[j] = varTypeInteger
 			}
 		}

@@ -53,8 +53,26 @@ func (*Solver) Name() string { return "lpsolve" }
 func Version() string { return version() }
 
 // Solve solves m with lp_solve. See the package documentation for the rules it
-// follows.
+// follows. Semi-continuous and semi-integer columns are solved through
+// model.WithoutSemi (a binary per column and its finite upper bound); lp_solve's own
+// set_semicont is not used yet. The values returned are those of m's columns.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
+	if m.NumSemi() == 0 {
+		return s.solve(ctx, m, opts)
+	}
+	r, err := m.WithoutSemi()
+	if err != nil {
+		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
+	}
+	res, err := s.solve(ctx, r, opts)
+	if res.Values != nil {
+		res.Values = res.Values[:m.NumVars()]
+	}
+	return res, err
+}
+
+// solve is Solve for a model without semi columns.
+func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
 	if err := opts.Validate(); err != nil {
 		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)

@@ -9,10 +9,11 @@ import (
 	"github.com/schedopt/schedopt/model"
 )
 
-// readMPS parses free MPS with the model package's reader. A malformed file is bad
-// input: its *model.ParseError becomes a FieldError whose field is the line.
-func readMPS(r io.Reader) (*model.Model, error) {
-	m, err := model.ReadMPS(r)
+// readMPS parses free or fixed MPS with the model package's reader, passing its
+// warnings to warn. A malformed file is bad input: its *model.ParseError becomes a
+// FieldError whose field is the line.
+func readMPS(r io.Reader, warn func(line int, msg string)) (*model.Model, error) {
+	m, err := model.ReadMPSWarn(r, warn)
 	var pe *model.ParseError
 	if errors.As(err, &pe) {
 		reason := pe.Reason

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,14 +23,22 @@ func newSolveMPSCmd(e *env) *cobra.Command {
 	var f solveFlags
 	cmd := &cobra.Command{
 		Use:   "solve-mps FILE.mps",
-		Short: "Solve a MILP given as a free MPS file",
-		Long: `solve-mps reads a free-format MPS file, solves it with HiGHS or lp_solve and verifies
+		Short: "Solve a MILP given as a free or fixed MPS file",
+		Long: `solve-mps reads a free- or fixed-format MPS file, solves it with HiGHS, lp_solve or CBC and verifies
 the solution against the model independently of the solver (bounds, rows, integrality and
 the objective are recomputed). The result has kind "mps"; its solution maps column names
 to values.
 
-A malformed file, an unknown section, a NaN value or a missing file is bad input: exit
-status 2 with one line naming the file, the line or field, and the reason.`,
+The reader follows the dialects other solvers read (docs/spec.md, "Reading MPS files"):
+|v| >= 1e20 in RHS and BOUNDS is infinite, Fortran exponents (1.5D3), OBJSENSE and
+OBJNAME, SC/SI semi-continuous and semi-integer bounds, fixed format with spaces in
+names, tabs and CRLF. Constructs read by a convention other readers do not share (a
+negative upper bound without a lower bound, an INTORG marker without INTEND) are
+warned about on stderr.
+
+A malformed file, an unknown section, a quadratic section (QUADOBJ, QSECTION, QMATRIX,
+QCMATRIX), a NaN, a coefficient of magnitude 1e15 or more, or a missing file is bad
+input: exit status 2 with one line naming the file, the line, and the reason.`,
 		Example: `  schedopt solve-mps model.mps
   schedopt solve-mps model.mps --backend lpsolve --time-limit 30s --json
   schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps`,
@@ -40,7 +50,7 @@ status 2 with one line naming the file, the line or field, and the reason.`,
 			}
 			path := args[0]
 			t0 := time.Now()
-			m, err := readMPSFile(path)
+			m, err := readMPSFile(path, e.stderr)
 			if err != nil {
 				return err
 			}
@@ -75,8 +85,10 @@ status 2 with one line naming the file, the line or field, and the reason.`,
 	return cmd
 }
 
-// readMPSFile reads an MPS file; every problem with the file is a FieldError naming it.
-func readMPSFile(path string) (*model.Model, error) {
+// readMPSFile reads an MPS file; every problem with the file is a FieldError naming it
+// ("file: line N: reason", exit status 2). Warnings about conventions other readers
+// do not share go to warnOut as "file:N: warning: reason".
+func readMPSFile(path string, warnOut io.Writer) (*model.Model, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		reason := err.Error()
@@ -86,7 +98,9 @@ func readMPSFile(path string) (*model.Model, error) {
 		return nil, &domain.FieldError{File: path, Reason: reason}
 	}
 	defer fh.Close()
-	m, err := readMPS(fh)
+	m, err := readMPS(bufio.NewReaderSize(fh, 1<<20), func(line int, msg string) {
+		fmt.Fprintf(warnOut, "%s:%d: warning: %s\n", path, line, msg)
+	})
 	if err != nil {
 		return nil, domain.InFile(path, err)
 	}
