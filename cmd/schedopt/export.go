@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/model"
 	"github.com/spf13/cobra"
 )
@@ -35,7 +34,7 @@ again). The output is byte-identical for the same instance.`,
 			default:
 				return usagef("--format: unknown format %q (mps or lp)", format)
 			}
-			p, err := builtin.Registry().LoadFile(args[0])
+			p, err := e.loadProblem(args[0])
 			if err != nil {
 				return err
 			}

@@ -80,12 +80,18 @@ both when the name has no extension).`,
 				return usagef("--from, --to and --step must be >= 0")
 			}
 			path := args[0]
+			if err := e.limits.CheckInput(path); err != nil {
+				return err
+			}
 			data, err := kinds.ReadFile(path)
 			if err != nil {
 				return err
 			}
 			base, err := builtin.Registry().Load(data, kinds.DefaultName(path))
 			if err != nil {
+				return domain.InFile(path, err)
+			}
+			if err := e.limits.CheckSize(base); err != nil {
 				return domain.InFile(path, err)
 			}
 			solver, err := solve.NewSolver(f.backend)

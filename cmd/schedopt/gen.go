@@ -1,8 +1,11 @@
 package main
 
 import (
+	"strconv"
+
 	"encoding/json"
 	"fmt"
+	"github.com/spf13/pflag"
 	"io"
 	"sort"
 	"strings"
@@ -58,6 +61,15 @@ func newGenKindCmd(e *env, g kinds.Generator) *cobra.Command {
 		Example: g.Example,
 		Args:    argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var lerr error
+			cmd.Flags().Visit(func(f *pflag.Flag) {
+				if n, err := strconv.ParseInt(f.Value.String(), 10, 64); err == nil && f.Value.Type() == "int" && lerr == nil {
+					lerr = e.limits.CheckCount("--"+f.Name, n)
+				}
+			})
+			if lerr != nil {
+				return lerr
+			}
 			v, err := build(seed)
 			if err != nil {
 				return err

@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/spf13/cobra"
 )
 
@@ -39,12 +41,30 @@ type env struct {
 	stderr io.Writer
 	// stderrTTY reports whether stderr is a terminal (progress bars) .
 	stderrTTY bool
+	// limits are the size limits (kinds.LimitsFromEnv: lifted by SCHEDOPT_NO_LIMITS=1).
+	limits kinds.Limits
+}
+
+// loadProblem reads and validates an instance file under e's size limits: the file's
+// size is checked before it is read, and the model's estimated size before it is built.
+func (e *env) loadProblem(path string) (kinds.Problem, error) {
+	if err := e.limits.CheckInput(path); err != nil {
+		return nil, err
+	}
+	p, err := builtin.Registry().LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.limits.CheckSize(p); err != nil {
+		return nil, domain.InFile(path, err)
+	}
+	return p, nil
 }
 
 // run executes the command line args and returns the exit status. Tests call it
 // in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr)}
+	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetOut(stdout)

@@ -14,7 +14,6 @@ import (
 	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/kinds"
-	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -107,7 +106,7 @@ status, infeasible included.`,
 			if err := checkPlotPath(plotPath); err != nil {
 				return err
 			}
-			p, err := builtin.Registry().LoadFile(args[0])
+			p, err := e.loadProblem(args[0])
 			if err != nil {
 				return err
 			}

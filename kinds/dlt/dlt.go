@@ -294,3 +294,16 @@ func genDLTFlat(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		return in, nil
 	}
 }
+
+// EstimateSize bounds the LP's size from the machine count (dense rows of the
+// prefix sums: m² nonzeros at most).
+func (p *FlatProblem) EstimateSize() kinds.Size {
+	m := float64(len(p.Inst.Machines))
+	return kinds.Size{Variables: 2*m + 2, Nonzeros: 4*m*m + 20*m + 10}
+}
+
+// EstimateSize bounds the ILP's size from m.
+func (p *SingleProblem) EstimateSize() kinds.Size {
+	m := float64(p.Inst.M)
+	return kinds.Size{Variables: 8*m + 4, Nonzeros: 4*m*m + 40*m + 10}
+}

@@ -295,3 +295,10 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		return in, nil
 	}
 }
+
+// EstimateSize bounds the MIP's size from m and n (fitted on generated instances:
+// 723 nonzeros for m = 3, n = 4; 54,684 for m = 12, n = 32).
+func (p *Problem) EstimateSize() kinds.Size {
+	m, n := float64(p.Inst.M()), float64(p.Inst.N)
+	return kinds.Size{Variables: 6*n*m + 4*n + 10, Nonzeros: 50*n*m + 40*n*n + 100}
+}

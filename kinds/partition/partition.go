@@ -216,3 +216,10 @@ func genPartition(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		return in, nil
 	}
 }
+
+// EstimateSize bounds the MILP's size from the portions J and processors K (a
+// fraction and a binary per pair, plus a chunk count where portions come in chunks).
+func (p *Problem) EstimateSize() kinds.Size {
+	j, k := float64(len(p.Inst.Portions)), float64(len(p.Inst.Processors))
+	return kinds.Size{Variables: 3*j*k + 2, Nonzeros: 12*j*k + 4*j + 4*k + 10}
+}

@@ -730,3 +730,12 @@ func scaleBlocks(in *dst.Instance, side int) *dst.Instance {
 	out.Deadline = in.Deadline * float64(side*side*side) / float64(dst.ThesisBlockSide*dst.ThesisBlockSide*dst.ThesisBlockSide)
 	return &out
 }
+
+// EstimateSize bounds the ILP's size from the tasks T, arcs A and processors P: an
+// assignment per task and processor, a cut indicator per arc and processor pair, and
+// a round slot per processor pair and round (at most A rounds).
+func (p *Problem) EstimateSize() kinds.Size {
+	t, a, q := float64(len(p.Inst.Tasks)), float64(len(p.Inst.Arcs)), float64(len(p.Inst.Processors))
+	vars := t*q + a*q*q + q*q*(a+1)
+	return kinds.Size{Variables: vars, Nonzeros: 6*vars + 10*t*q + 100}
+}

@@ -934,3 +934,14 @@ func stoppedStatus(err error) string {
 	}
 	return solve.StatusTimeLimit
 }
+
+// EstimateSize bounds the ILP's size from the profile points: a binary per point and
+// a few rows per processor.
+func (p *Problem) EstimateSize() kinds.Size {
+	var pts float64
+	for _, q := range p.Inst.Processors {
+		pts += float64(len(q.Points))
+	}
+	q := float64(len(p.Inst.Processors))
+	return kinds.Size{Variables: pts + q + 2, Nonzeros: 6*pts + 4*q + 10}
+}

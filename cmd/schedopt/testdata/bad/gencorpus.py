@@ -104,6 +104,11 @@ for name,body,field,reason in [
 ]:
     add('any-'+name, body, field, reason)
 add('any-no-such-file', None, '', 'no such file')
+# size limits (exit 2 before anything is built)
+d=json.load(open(os.path.join(R,'instances',bases['dlt-multi']))); d['n']=100000
+add('dlt-multi-too-many-installments', json.dumps(d), '-', 'nonzeros (about')
+d=json.load(open(os.path.join(R,'instances',bases['dlt-single']))); d['m']=1000000000
+add('dlt-single-too-many-machines', json.dumps(d), '-', 'SCHEDOPT_NO_LIMITS=1')
 # MPS cases the reader refuses today
 add('mps-no-such-file', None, '', 'no such file', 'solve-mps')
 add('mps-unknown-section', 'NAME x\nROWS\n N obj\nFOOBAR\nENDATA\n', '', '', 'solve-mps')
