@@ -103,6 +103,9 @@ status, infeasible included.`,
 			if err != nil {
 				return err
 			}
+			sigCtx := cmd.Context()
+			ctx, cancel := wallClock(sigCtx, f.timeLimit)
+			defer cancel()
 			if err := checkPlotPath(plotPath); err != nil {
 				return err
 			}
@@ -121,7 +124,17 @@ status, infeasible included.`,
 			if err != nil {
 				return err
 			}
-			res, err := kinds.Run(cmd.Context(), p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
+			opts.TimeLimit = remaining(ctx, opts.TimeLimit)
+			res, err := kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
+			if err != nil && ctx.Err() != nil {
+				// The deadline or a signal stopped a phase outside the solver (the build,
+				// the MIP-start heuristics): a definite result without a solution.
+				res, err = &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend,
+					Status: solve.StatusTimeLimit, Message: "stopped before the solve ended: " + err.Error()}, nil
+			}
+			if err == nil {
+				stoppedStatus(res, sigCtx, ctx)
+			}
 			if errors.Is(err, solve.ErrNoExact) {
 				return usagef("--backend exact: %s: %v; use %s", args[0], err, milpChoice())
 			}
@@ -147,7 +160,7 @@ status, infeasible included.`,
 				}
 				fmt.Fprintf(e.stderr, "wrote %s\n", plotPath)
 			}
-			return statusExit(res, cmd.Context())
+			return statusExit(res, sigCtx)
 		},
 	}
 	f.register(cmd.Flags(), true)
@@ -167,6 +180,50 @@ func milpChoice() string {
 
 // statusExit maps a result's status to the exit status: 0 for every definite status,
 // 1 for "error" (the message is already in the result).
+// wallClockGrace is how long after --time-limit the command's own deadline falls: the
+// solver is given what remains of the limit and normally stops first; the deadline
+// stops whatever did not (a phase before the solve, a solver that overruns).
+const wallClockGrace = 500 * time.Millisecond
+
+// wallClock returns the context of a whole command under --time-limit: parse, build,
+// MIP start, solve, certification and decode all run before its deadline (limit +
+// wallClockGrace from now). A zero limit means no deadline.
+func wallClock(ctx context.Context, limit time.Duration) (context.Context, context.CancelFunc) {
+	if limit <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, limit+wallClockGrace)
+}
+
+// remaining is the solver's time limit: what remains of the command's deadline, less
+// the grace, and never more than limit (0: none). It is at least a millisecond, so that
+// a spent limit is not read as "no limit".
+func remaining(ctx context.Context, limit time.Duration) time.Duration {
+	dl, ok := ctx.Deadline()
+	if !ok || limit <= 0 {
+		return limit
+	}
+	return min(limit, max(time.Until(dl)-wallClockGrace, time.Millisecond))
+}
+
+// stoppedStatus names why a run stopped early: "interrupted" only for a signal
+// (sigCtx cancelled); a run the command's deadline stopped is "time_limit" without a
+// solution and "feasible" with one.
+func stoppedStatus(res *solve.Result, sigCtx, ctx context.Context) {
+	if sigCtx.Err() != nil {
+		if res.Status == solve.StatusTimeLimit {
+			res.Status = solve.StatusInterrupted
+		}
+		return
+	}
+	if ctx.Err() != nil && res.Status == solve.StatusInterrupted {
+		res.Status = solve.StatusTimeLimit
+		if res.Objective != nil {
+			res.Status = solve.StatusFeasible
+		}
+	}
+}
+
 func statusExit(res *solve.Result, ctx context.Context) error {
 	if res.Status == solve.StatusError {
 		msg := res.Message

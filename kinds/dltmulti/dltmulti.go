@@ -117,7 +117,7 @@ func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 				continue
 			}
 			seen[key] = true
-			s, ok, err := dltseq.MinTimeForSequence(in, seq)
+			s, ok, err := minTimeForSequence(ctx, in, seq)
 			if err != nil || !ok {
 				continue
 			}
@@ -301,4 +301,28 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 func (p *Problem) EstimateSize() kinds.Size {
 	m, n := float64(p.Inst.M()), float64(p.Inst.N)
 	return kinds.Size{Variables: 6*n*m + 4*n + 10, Nonzeros: 50*n*m + 40*n*n + 100}
+}
+
+// polished is the result of one fixed-sequence LP.
+type polished struct {
+	s   dm.Schedule
+	ok  bool
+	err error
+}
+
+// minTimeForSequence is dltseq.MinTimeForSequence under ctx. The LP takes no context,
+// so it runs in its own goroutine, which is abandoned (and finishes on its own, its
+// result dropped) when ctx is done first: the caller returns at once.
+func minTimeForSequence(ctx context.Context, in *dm.Instance, seq []int) (dm.Schedule, bool, error) {
+	done := make(chan polished, 1)
+	go func() {
+		s, ok, err := dltseq.MinTimeForSequence(in, seq)
+		done <- polished{s, ok, err}
+	}()
+	select {
+	case r := <-done:
+		return r.s, r.ok, r.err
+	case <-ctx.Done():
+		return dm.Schedule{}, false, fmt.Errorf("dlt-multi: sequence LP: %w", ctx.Err())
+	}
 }
