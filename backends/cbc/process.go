@@ -144,37 +144,18 @@ func serveRequest(ctx context.Context, q *request) response {
 	if q.Log {
 		opts.Log = os.Stderr
 	}
-	res, err := solveInProcess(ctx, m, opts)
+	res, err := NewInProcess().Solve(ctx, m, opts)
 	if err != nil {
 		return response{Err: err.Error()}
 	}
 	return response{Result: res}
 }
 
-// solveInChild solves m with CBC in a child process (a copy of this program, see
-// workerEnv). A child that dies without an answer (an assertion in CBC or Clp) ends
-// the solve as a NumericalError naming the cause; a cancelled context stops the child
-// within stopGrace, keeping the incumbent it reports; nothing outlives the call.
-func solveInChild(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
-	begin := time.Now()
-	if err := opts.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("cbc: %w", err)
-	}
-	if err := m.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("cbc: %w", err)
-	}
-	name := "CBC " + version()
-	if m.NumVars() == 0 {
-		return backends.SolveEmpty(m, name), nil
-	}
-	if ctx.Err() != nil {
-		return stopped(name, backends.Interrupted, "context done before the solve started"), nil
-	}
-	return runChild(ctx, begin, name, newRequest(m, opts), opts.Log)
-}
-
-// runChild starts the child, sends q, and waits for its answer, the context or the
-// hard deadline.
+// runChild solves the request in a child process (a copy of this program, see
+// workerEnv): it starts the child, sends q, and waits for its answer, the context or
+// the hard deadline. A child that dies without an answer (an assertion in CBC or Clp)
+// ends the solve as a NumericalError naming the cause; a cancelled context stops the
+// child within stopGrace, keeping the incumbent it reports; nothing outlives the call.
 func runChild(ctx context.Context, begin time.Time, name string, q request, log io.Writer) (backends.Result, error) {
 	exe, err := os.Executable()
 	if err != nil {

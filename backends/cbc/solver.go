@@ -103,16 +103,9 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	return res, err
 }
 
-// solve is Solve for a model without semi columns.
+// solve is Solve for a model without semi columns: the checks every solve makes, then
+// the solve in a child process or in this one.
 func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
-	if s.inProcess {
-		return solveInProcess(ctx, m, opts)
-	}
-	return solveInChild(ctx, m, opts)
-}
-
-// solveInProcess solves m with CBC in this process, on the CBC worker thread.
-func solveInProcess(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
 	if err := opts.Validate(); err != nil {
 		return backends.Result{}, fmt.Errorf("cbc: %w", err)
@@ -127,6 +120,15 @@ func solveInProcess(ctx context.Context, m *model.Model, opts backends.Options) 
 	if ctx.Err() != nil {
 		return stopped(name, backends.Interrupted, "context done before the solve started"), nil
 	}
+	if s.inProcess {
+		return solveInProcess(ctx, begin, name, m, opts)
+	}
+	return runChild(ctx, begin, name, newRequest(m, opts), opts.Log)
+}
+
+// solveInProcess solves m with CBC in this process, on the CBC worker thread; solve has
+// checked m and opts.
+func solveInProcess(ctx context.Context, begin time.Time, name string, m *model.Model, opts backends.Options) (backends.Result, error) {
 	mip := m.NumIntegers() > 0
 	var startIdx []int32
 	var startVal []float64
