@@ -322,8 +322,28 @@ func (c *certifier) violatingPoint(ctx context.Context, l look, depth int) (back
 	return r, nil
 }
 
-// optimal confirms an optimality claim with a verified point.
+// optimal confirms an optimality claim with a verified point. On a model with open
+// columns it first looks for an improving ray: a verified point and a ray prove the
+// model unbounded (CBC 2.10 has claimed optima of -1.6e11 on unbounded MILPs, and
+// confirmed them with cutoff solves it called infeasible).
 func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Result, error) {
+	if hasOpenColumn(c.m) {
+		norm, found, err := c.ray(ctx, l.solver)
+		if err != nil {
+			return backends.Result{}, err
+		}
+		if found {
+			c.discredit(l)
+			c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g of a model with an improving ray", l.who, l.res.Objective))
+			c.steps = append(c.steps, "verified feasible point and verified improving ray")
+			c.cert.Confirmed = true
+			r := l.res
+			r.Status = backends.Unbounded
+			r.HasSolution, r.Values = false, nil
+			r.Message = fmt.Sprintf("unbounded: feasible point and improving ray of norm %.3g", norm)
+			return r, nil
+		}
+	}
 	c.steps = append(c.steps, "solver proof, point verified")
 	mip := c.m.NumIntegers() > 0
 	quick := c.confirmBelow() > 0 && l.res.Time < c.confirmBelow()
@@ -739,11 +759,37 @@ func (c *certifier) ray(ctx context.Context, s backends.Solver) (norm float64, f
 	if c.rayDone {
 		return c.rayNorm, c.rayFound, nil
 	}
-	norm, found, err = c.findRay(ctx, s)
-	if err == nil {
-		c.rayDone, c.rayNorm, c.rayFound = true, norm, found
+	c.rayDone = true
+	if !hasOpenColumn(c.m) {
+		return 0, false, nil // every column bounded: no direction is a ray
 	}
-	return norm, found, err
+	// A ray LP is cheap, and one backend's "no ray" is not trusted (CBC 2.10 reports
+	// some feasible LPs with free columns infeasible): ask each backend in turn until
+	// one returns a ray that checkRay verifies.
+	var asked []backends.Solver
+	for _, b := range []backends.Solver{s, c.first, c.p.Second, c.p.Third} {
+		if b == nil || slices.Contains(asked, b) {
+			continue
+		}
+		asked = append(asked, b)
+		norm, found, err = c.findRay(ctx, b)
+		if err != nil || found {
+			c.rayNorm, c.rayFound = norm, found
+			return norm, found, err
+		}
+	}
+	return 0, false, nil
+}
+
+// hasOpenColumn reports whether some column of m has an infinite bound.
+func hasOpenColumn(m *model.Model) bool {
+	cols := m.Columns()
+	for j := range cols.Lower {
+		if math.IsInf(cols.Lower[j], 0) || math.IsInf(cols.Upper[j], 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // findRay builds and solves the ray LP for ray.

@@ -14,6 +14,7 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/backendtest"
 	"github.com/schedopt/schedopt/backends/registry"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/model"
 )
 
@@ -528,5 +529,44 @@ func TestShortSuite(t *testing.T) {
 			t.Errorf("certified %s on model %d (%s, %s): %s — claim %s, reference %s (%s): %s",
 				wc.Backend, wc.Index, wc.Family, wc.Variant, wc.Verdict, wc.Claim, wc.Reference, wc.Source, wc.Detail)
 		}
+	}
+}
+
+// TestRecordedWrongClaims re-runs models on which a certified claim was once wrong
+// (the 10^4-model run of docs/certification.md, seed 1) and requires the right answer:
+// CBC 2.10 called these unbounded MILPs infeasible, or claimed an optimum of -1.6e11,
+// and confirmed it by a cutoff solve it also called infeasible.
+func TestRecordedWrongClaims(t *testing.T) {
+	for _, tc := range []struct {
+		backend string
+		index   int
+	}{
+		{registry.CBC, 812}, {registry.CBC, 4654}, {registry.CBC, 4682}, {registry.CBC, 9562},
+	} {
+		t.Run(fmt.Sprintf("%s model %d", tc.backend, tc.index), func(t *testing.T) {
+			c := GenerateAt(1, tc.index, GenConfig{})
+			s, err := registry.New(tc.backend)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := certify.Policy{}
+			for i, name := range registry.Others(tc.backend) {
+				o, err := registry.New(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 {
+					p.Second = o
+				} else {
+					p.Third = o
+				}
+			}
+			opts := backends.Options{TimeLimit: 5 * time.Second, Threads: 1}
+			res, err := certify.Solve(context.Background(), s, c.Model, opts, p)
+			j := Judge(c.Model, ClaimOf(res.Result, err), c.Truth, opts)
+			if j.Verdict.Wrong() || j.Verdict == Indefinite {
+				t.Errorf("%s (%s): %s", j.Verdict, j.Detail, res.Certificate.Method)
+			}
+		})
 	}
 }
