@@ -143,3 +143,49 @@ func SolveEmpty(m *model.Model, solver string) Result {
 	}
 	return res
 }
+
+// Precheck makes the checks every backend makes before it touches its solver: the
+// options and the model are valid (an error, prefixed with the backend's name), a
+// model without columns is answered by SolveEmpty, and a context already done gives
+// Interrupted. done reports that res is the answer and the solver must not run.
+func Precheck(ctx context.Context, backend, solver string, m *model.Model, opts Options) (res Result, done bool, err error) {
+	if err := opts.Validate(); err != nil {
+		return Result{}, true, fmt.Errorf("%s: %w", backend, err)
+	}
+	if err := m.Validate(); err != nil {
+		return Result{}, true, fmt.Errorf("%s: %w", backend, err)
+	}
+	if m.NumVars() == 0 {
+		return SolveEmpty(m, solver), true, nil
+	}
+	if ctx.Err() != nil {
+		return Stopped(solver, Interrupted, "context done before the solve started"), true, nil
+	}
+	return Result{}, false, nil
+}
+
+// Stopped is the result of a solve stopped before it found anything: status st, no
+// solution, no bound.
+func Stopped(solver string, st Status, msg string) Result {
+	return Result{Status: st, Objective: math.NaN(), Bound: math.NaN(), Gap: math.NaN(), Solver: solver, Message: msg}
+}
+
+// SolveWithoutSemi solves m with solve, which takes no semi-continuous or semi-integer
+// columns, through the one reformulation model.WithoutSemi (a binary per column and
+// its finite upper bound). The values returned are those of m's columns. Backends
+// without native support for the semi kinds call it from Solve.
+func SolveWithoutSemi(ctx context.Context, m *model.Model, opts Options, backend string,
+	solve func(context.Context, *model.Model, Options) (Result, error)) (Result, error) {
+	if m.NumSemi() == 0 {
+		return solve(ctx, m, opts)
+	}
+	r, err := m.WithoutSemi()
+	if err != nil {
+		return Result{}, fmt.Errorf("%s: %w", backend, err)
+	}
+	res, err := solve(ctx, r, opts)
+	if res.Values != nil {
+		res.Values = res.Values[:m.NumVars()]
+	}
+	return res, err
+}

@@ -210,7 +210,7 @@ func runChild(ctx context.Context, begin time.Time, name string, q request, log 
 		case <-time.After(stopGrace):
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			return stopped(name, st, msg), nil
+			return backends.Stopped(name, st, msg), nil
 		}
 	}
 	select {

@@ -89,36 +89,16 @@ const infinite = 1e30
 // upper bound), before the model is sent to the worker; the values returned are those
 // of m's columns.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
-	if m.NumSemi() == 0 {
-		return s.solve(ctx, m, opts)
-	}
-	r, err := m.WithoutSemi()
-	if err != nil {
-		return backends.Result{}, fmt.Errorf("cbc: %w", err)
-	}
-	res, err := s.solve(ctx, r, opts)
-	if res.Values != nil {
-		res.Values = res.Values[:m.NumVars()]
-	}
-	return res, err
+	return backends.SolveWithoutSemi(ctx, m, opts, "cbc", s.solve)
 }
 
 // solve is Solve for a model without semi columns: the checks every solve makes, then
 // the solve in a child process or in this one.
 func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
-	if err := opts.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("cbc: %w", err)
-	}
-	if err := m.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("cbc: %w", err)
-	}
 	name := "CBC " + version()
-	if m.NumVars() == 0 {
-		return backends.SolveEmpty(m, name), nil
-	}
-	if ctx.Err() != nil {
-		return stopped(name, backends.Interrupted, "context done before the solve started"), nil
+	if res, done, err := backends.Precheck(ctx, "cbc", name, m, opts); done {
+		return res, err
 	}
 	if s.inProcess {
 		return solveInProcess(ctx, begin, name, m, opts)
@@ -154,9 +134,9 @@ func solveInProcess(ctx context.Context, begin time.Time, name string, m *model.
 	select {
 	case worker() <- func() { r = runCBC(ctx, begin, m, opts, logHandle, startIdx, startVal); close(done) }:
 	case <-ctx.Done():
-		return stopped(name, backends.Interrupted, "context done while waiting for another CBC solve"), nil
+		return backends.Stopped(name, backends.Interrupted, "context done while waiting for another CBC solve"), nil
 	case <-deadline:
-		return stopped(name, backends.TimeLimit, "time limit reached while waiting for another CBC solve"), nil
+		return backends.Stopped(name, backends.TimeLimit, "time limit reached while waiting for another CBC solve"), nil
 	}
 	<-done
 	if r.err != nil {
@@ -475,9 +455,4 @@ func textOf(m map[int]string, k int, what string) string {
 		return s
 	}
 	return fmt.Sprintf("%s %d", what, k)
-}
-
-func stopped(name string, st backends.Status, msg string) backends.Result {
-	return backends.Result{Status: st, Objective: math.NaN(), Bound: math.NaN(), Gap: math.NaN(),
-		Solver: name, Message: msg}
 }

@@ -41,18 +41,9 @@ const (
 // Solve solves m with HiGHS. See the package documentation for the rules it follows.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
-	if err := opts.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("highs: %w", err)
-	}
-	if err := m.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("highs: %w", err)
-	}
 	name := "HiGHS " + version()
-	if m.NumVars() == 0 {
-		return backends.SolveEmpty(m, name), nil
-	}
-	if ctx.Err() != nil {
-		return stoppedBeforeStart(name, "context done before the solve started"), nil
+	if res, done, err := backends.Precheck(ctx, "highs", name, m, opts); done {
+		return res, err
 	}
 
 	var logHandle uintptr
@@ -256,11 +247,6 @@ func mapStatus(ms, reason int) backends.Status {
 		return backends.NumericalError
 	}
 	return backends.Other
-}
-
-func stoppedBeforeStart(name, msg string) backends.Result {
-	return backends.Result{Status: backends.Interrupted, Objective: math.NaN(), Bound: math.NaN(),
-		Gap: math.NaN(), Solver: name, Message: msg}
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

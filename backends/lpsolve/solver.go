@@ -57,36 +57,15 @@ func Version() string { return version() }
 // model.WithoutSemi (a binary per column and its finite upper bound); lp_solve's own
 // set_semicont is not used yet. The values returned are those of m's columns.
 func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
-	if m.NumSemi() == 0 {
-		return s.solve(ctx, m, opts)
-	}
-	r, err := m.WithoutSemi()
-	if err != nil {
-		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
-	}
-	res, err := s.solve(ctx, r, opts)
-	if res.Values != nil {
-		res.Values = res.Values[:m.NumVars()]
-	}
-	return res, err
+	return backends.SolveWithoutSemi(ctx, m, opts, "lpsolve", s.solve)
 }
 
 // solve is Solve for a model without semi columns.
 func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Options) (backends.Result, error) {
 	begin := time.Now()
-	if err := opts.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
-	}
-	if err := m.Validate(); err != nil {
-		return backends.Result{}, fmt.Errorf("lpsolve: %w", err)
-	}
 	name := "lp_solve " + version()
-	if m.NumVars() == 0 {
-		return backends.SolveEmpty(m, name), nil
-	}
-	if ctx.Err() != nil {
-		return backends.Result{Status: backends.Interrupted, Objective: math.NaN(), Bound: math.NaN(),
-			Gap: math.NaN(), Solver: name, Message: "context done before the solve started"}, nil
+	if res, done, err := backends.Precheck(ctx, "lpsolve", name, m, opts); done {
+		return res, err
 	}
 
 	var logHandle uintptr
