@@ -308,14 +308,9 @@ func runIsoenergy(ctx context.Context, e *env, f *isoenergyFlags, xScaleSet, ySc
 				return err
 			}
 		}
-		path := f.gridCSV
-		if path == "" {
-			path = strings.TrimSuffix(f.csvPath, filepath.Ext(f.csvPath)) + "-grid.csv"
-		}
-		if err := writeFileWith(path, func(w *os.File) error { return isoline.WriteGridCSV(w, g) }); err != nil {
+		if err := writeGridCSV(e, f, g); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "grid %d×%d -> %s\n", len(g.X), len(g.Y), path)
 	}
 	if f.plotPath != "" {
 		fig := figure(s, f, grid, mp)
@@ -445,14 +440,9 @@ func runFlatMap(ctx context.Context, e *env, f *isoenergyFlags, s isoline.Spec) 
 	fmt.Fprintf(e.stdout, "isoenergy flat (%s, %s): %d LPs in %.1fs, %d contour points on %d levels -> %s\n",
 		f.x, f.y, len(g.X)*len(g.Y), time.Since(start).Seconds(), len(mp.Points), len(s.Levels), f.csvPath)
 	if f.grid > 0 {
-		path := f.gridCSV
-		if path == "" {
-			path = strings.TrimSuffix(f.csvPath, filepath.Ext(f.csvPath)) + "-grid.csv"
-		}
-		if err := writeFileWith(path, func(w *os.File) error { return isoline.WriteGridCSV(w, g) }); err != nil {
+		if err := writeGridCSV(e, f, g); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "grid %d×%d -> %s\n", len(g.X), len(g.Y), path)
 	}
 	if f.plotPath != "" {
 		fig := figure(s, f, g, mp)
@@ -679,5 +669,19 @@ func runIsoefficiency(ctx context.Context, e *env, f *isoeffFlags) error {
 	} else if !wrote {
 		return isoeff.WriteTable(e.stdout, res)
 	}
+	return nil
+}
+
+// writeGridCSV writes the energy grid g to --grid-csv, or beside the --csv file as
+// NAME-grid.csv, and says where.
+func writeGridCSV(e *env, f *isoenergyFlags, g isoline.Grid) error {
+	path := f.gridCSV
+	if path == "" {
+		path = strings.TrimSuffix(f.csvPath, filepath.Ext(f.csvPath)) + "-grid.csv"
+	}
+	if err := writeFileWith(path, func(w *os.File) error { return isoline.WriteGridCSV(w, g) }); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "grid %d×%d -> %s\n", len(g.X), len(g.Y), path)
 	return nil
 }
