@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -83,11 +82,11 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 // QCMATRIX), SOS and indicator sections are refused as unsupported.
 func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
 	p := &mpsParser{
-		rowIndex: map[string]int32{},
-		colIndex: map[string]int32{},
-		objRow:   -1,
-		lastCol:  -1,
-		warn:     warn,
+		rows:    newNameTable(),
+		cols:    newNameTable(),
+		objRow:  -1,
+		lastCol: -1,
+		warn:    warn,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
@@ -128,9 +127,8 @@ type mpsParser struct {
 	// Rows, in file order; the objective is not among them.
 	objRow   int32 // -1 until the first N row
 	objName  string
-	rowNames []string
+	rows     *nameTable // row names, interned once
 	rowType  []byte
-	rowIndex map[string]int32
 	rhs      []float64
 	rhsSet   []bool
 	rng      []float64
@@ -139,8 +137,7 @@ type mpsParser struct {
 	objRHS   bool
 
 	// Columns, in file order, with their entries in column-major order.
-	colNames []string
-	colIndex map[string]int32
+	cols     *nameTable // column names, interned once
 	colKind  []Kind
 	colLo    []float64
 	colHi    []float64
@@ -149,8 +146,8 @@ type mpsParser struct {
 	bounded  []bool  // any bound line seen
 	bndLine  []int32 // last bound line, for error messages
 	colStart []int32
-	entRow   []int32
-	entVal   []float64
+	ents     []*entryChunk // the nonzeros, once, in chunks that never move
+	nnz      int
 	lastCol  int32
 	mark     []int32 // mark[row] == column + 1 when the current column has an entry there
 	objMark  bool
@@ -190,7 +187,9 @@ func (p *mpsParser) warnf(format string, args ...any) {
 }
 
 // isSpace reports whether c separates fields.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v' }
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
+}
 
 // fields splits s at white space into at most len(dst) fields and returns how many
 // there were (which may exceed len(dst)).
@@ -432,47 +431,22 @@ func (p *mpsParser) row(f [][]byte) error {
 		return p.errorf("unknown row type %q", f[0])
 	}
 	typ := f[0][0] &^ 0x20 // upper case
-	if _, dup := p.rowIndex[string(f[1])]; dup || (p.objRow >= 0 && string(f[1]) == p.objName) {
+	_, h, dup := p.rows.find(f[1])
+	if dup || (p.objRow >= 0 && string(f[1]) == p.objName) {
 		return p.errorf("duplicate row %q", f[1])
 	}
-	name := string(f[1])
-	if typ == 'N' && p.objRow < 0 && (p.objWant == "" || p.objWant == name) {
+	if typ == 'N' && p.objRow < 0 && (p.objWant == "" || p.objWant == string(f[1])) {
 		p.objRow = 0
-		p.objName = name
+		p.objName = string(f[1])
 		return nil
 	}
-	p.rowIndex[name] = int32(len(p.rowNames))
-	p.rowNames = append(p.rowNames, name)
+	p.rows.addHashed(f[1], h)
 	p.rowType = append(p.rowType, typ)
 	p.rhs = append(p.rhs, 0)
 	p.rhsSet = append(p.rhsSet, false)
 	p.rng = append(p.rng, 0)
 	p.rngSet = append(p.rngSet, false)
 	return nil
-}
-
-// parseNumber parses a number of an MPS file: Go syntax plus Fortran exponents
-// (1.5D3, 2d-1). It returns ±Inf for an overflow and an error for anything else that
-// is not a number, NaN included.
-func parseNumber(b []byte) (float64, bool) {
-	var tmp [64]byte
-	if i := bytes.IndexAny(b, "dD"); i > 0 && len(b) <= len(tmp) {
-		n := copy(tmp[:], b)
-		tmp[i] = 'e'
-		b = tmp[:n]
-	}
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		// ErrRange: an overflow gives ±Inf, an underflow 0 or a subnormal.
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			return v, true
-		}
-		return 0, false
-	}
-	if math.IsNaN(v) {
-		return 0, false
-	}
-	return v, true
 }
 
 // coefficient parses a COLUMNS value: finite and below MaxMPSCoefficient.
@@ -540,15 +514,17 @@ func (p *mpsParser) column(f [][]byte) error {
 		return p.errorf("expected a column and one or two row/value pairs, got %d fields", len(f))
 	}
 	name := f[0]
-	isNew := p.lastCol < 0 || string(name) != p.colNames[p.lastCol]
+	isNew := p.lastCol < 0 || !bytes.Equal(name, p.cols.name(p.lastCol))
+	var hash uint64
 	if isNew {
-		if _, dup := p.colIndex[string(name)]; dup {
+		var dup bool
+		if _, hash, dup = p.cols.find(name); dup {
 			return p.errorf("column %q appears again after other columns", name)
 		}
 	}
 	// Resolve and check every pair before changing anything.
 	var ents [2]entry
-	next := int32(len(p.colNames))
+	next := int32(p.cols.len())
 	if !isNew {
 		next = p.lastCol
 	}
@@ -566,8 +542,8 @@ func (p *mpsParser) column(f [][]byte) error {
 			}
 			objSeen = true
 		} else {
-			i, ok := p.rowIndex[string(row)]
-			if !ok {
+			i := p.rows.lookup(row)
+			if i < 0 {
 				return p.errorf("unknown row %q", row)
 			}
 			if (p.mark != nil && p.mark[i] == next+1 && !isNew) || (k == 3 && ents[0].row == i) {
@@ -578,7 +554,7 @@ func (p *mpsParser) column(f [][]byte) error {
 		ents[k/2] = e
 	}
 	if isNew {
-		p.newColumn(string(name))
+		p.newColumn(name, hash)
 	}
 	j := p.lastCol
 	for _, e := range ents[:len(f)/2] {
@@ -589,20 +565,39 @@ func (p *mpsParser) column(f [][]byte) error {
 		}
 		p.mark[e.row] = j + 1
 		if e.val != 0 {
-			p.entRow = append(p.entRow, e.row)
-			p.entVal = append(p.entVal, e.val)
+			p.addEntry(e.row, e.val)
 		}
 	}
 	return nil
 }
 
-func (p *mpsParser) newColumn(name string) {
-	if p.mark == nil {
-		p.mark = make([]int32, len(p.rowNames))
+// entryChunkSize is the number of nonzeros in one chunk of the reader's storage.
+const entryChunkSize = 1 << 14
+
+// entryChunk holds entryChunkSize nonzeros (row, value) of the reader. Chunks are never
+// reallocated, so the nonzeros are stored once while the file is read (a growing
+// slice would hold two copies each time it grows).
+type entryChunk struct {
+	row [entryChunkSize]int32
+	val [entryChunkSize]float64
+}
+
+// addEntry stores one nonzero of the current column.
+func (p *mpsParser) addEntry(row int32, v float64) {
+	c, k := p.nnz/entryChunkSize, p.nnz%entryChunkSize
+	if c == len(p.ents) {
+		p.ents = append(p.ents, new(entryChunk))
 	}
-	j := int32(len(p.colNames))
-	p.colIndex[name] = j
-	p.colNames = append(p.colNames, name)
+	p.ents[c].row[k] = row
+	p.ents[c].val[k] = v
+	p.nnz++
+}
+
+func (p *mpsParser) newColumn(name []byte, hash uint64) {
+	if p.mark == nil {
+		p.mark = make([]int32, p.rows.len())
+	}
+	j := p.cols.addHashed(name, hash)
 	kind := Continuous
 	if p.inInt {
 		kind = Integer
@@ -614,7 +609,7 @@ func (p *mpsParser) newColumn(name string) {
 	p.loSet = append(p.loSet, false)
 	p.bounded = append(p.bounded, false)
 	p.bndLine = append(p.bndLine, 0)
-	p.colStart = append(p.colStart, int32(len(p.entRow)))
+	p.colStart = append(p.colStart, int32(p.nnz))
 	p.lastCol = j
 	p.objMark = false
 }
@@ -671,8 +666,8 @@ func (p *mpsParser) rhsLine(f [][]byte) error {
 				return p.errorf("objective constant %q is infinite", f[k+1])
 			}
 		} else {
-			i, ok := p.rowIndex[string(row)]
-			if !ok {
+			i := p.rows.lookup(row)
+			if i < 0 {
 				return p.errorf("unknown row %q", row)
 			}
 			if p.rhsSet[i] || (k == 2 && ents[0].row == i) {
@@ -722,8 +717,8 @@ func (p *mpsParser) rangeLine(f [][]byte) error {
 		if p.objRow >= 0 && string(row) == p.objName {
 			return p.errorf("range on the objective row %q", row)
 		}
-		i, ok := p.rowIndex[string(row)]
-		if !ok {
+		i := p.rows.lookup(row)
+		if i < 0 {
 			return p.errorf("unknown row %q", row)
 		}
 		if p.rowType[i] == 'N' {
@@ -746,7 +741,7 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 	if len(f) < 2 {
 		return p.errorf("expected a bound type and a column, got %d fields", len(f))
 	}
-	typ := strings.ToUpper(string(f[0]))
+	typ := boundType(f[0])
 	var withValue bool
 	switch typ {
 	case "UP", "LO", "FX", "LI", "UI":
@@ -773,7 +768,7 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 			col = rest[0]
 		case 2:
 			// "set column" or "column value"
-			if _, isCol := p.colIndex[string(rest[1])]; isCol {
+			if p.cols.lookup(rest[1]) >= 0 {
 				set, col = rest[0], rest[1]
 			} else {
 				col, val = rest[0], rest[1]
@@ -789,8 +784,8 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 			return err
 		}
 	}
-	j, ok := p.colIndex[string(col)]
-	if !ok {
+	j := p.cols.lookup(col)
+	if j < 0 {
 		return p.errorf("unknown column %q", col)
 	}
 	var v float64
@@ -844,14 +839,32 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 	return nil
 }
 
-// build turns the parsed file into a Model.
+// boundTypes lists the bound types of the BOUNDS section.
+var boundTypes = [...]string{"UP", "LO", "FX", "LI", "UI", "FR", "MI", "PL", "BV", "SC", "SI"}
+
+// boundType returns the bound type b spells in any case, or "" (without allocating).
+func boundType(b []byte) string {
+	if len(b) == 2 {
+		for _, t := range boundTypes {
+			if b[0]&^0x20 == t[0] && b[1]&^0x20 == t[1] {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// build turns the parsed file into a Model. The column arrays become the model's;
+// the nonzeros are transposed from the reader's chunks into the model's row-major
+// arrays, which are allocated once at their final size.
 func (p *mpsParser) build() (*Model, error) {
 	m := New(p.name)
 	if p.sense != 0 {
 		m.sense = p.sense
 	}
-	nc := len(p.colNames)
-	m.Grow(nc, len(p.rowNames), len(p.entRow))
+	nc, nr := p.cols.len(), p.rows.len()
+	colNames := p.cols.strings()
+	p.cols.release()
 	for j := range nc {
 		kind, lo, hi := p.colKind[j], p.colLo[j], p.colHi[j]
 		switch {
@@ -860,42 +873,53 @@ func (p *mpsParser) build() (*Model, error) {
 		case kind == Binary && (lo < 0 || hi > 1):
 			kind = Integer
 		}
-		if lo > hi {
+		if badBounds(lo, hi) {
 			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
-				Reason: fmt.Sprintf("column %q: lower bound %g > upper bound %g", p.colNames[j], lo, hi)}
+				Reason: fmt.Sprintf("column %q: lower bound %g > upper bound %g", colNames[j], lo, hi)}
 		}
 		if kind.IsSemi() && badSemi(lo, hi) {
 			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
-				Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, p.colNames[j], lo, hi, MPSInfinity)}
+				Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, colNames[j], lo, hi, MPSInfinity)}
 		}
-		v := m.AddVar(kind, lo, hi, p.colNames[j])
-		m.colObj[v] = p.colObj[j]
+		p.colKind[j], p.colHi[j] = kind, hi
 	}
+	m.colName, m.colKind, m.colLo, m.colHi, m.colObj = colNames, p.colKind, p.colLo, p.colHi, p.colObj
 	m.objConst = p.objConst
 
 	// Rows: bounds from type, RHS and range; entries transposed to row-major order.
-	nr := len(p.rowNames)
+	nnz := p.nnz
 	count := make([]int32, nr+1)
-	for _, i := range p.entRow {
-		count[i+1]++
+	for k := range nnz {
+		count[p.ents[k/entryChunkSize].row[k%entryChunkSize]+1]++
 	}
 	for i := range nr {
 		count[i+1] += count[i]
 	}
-	m.rowStart = append(m.rowStart, count...)
-	m.rowIndex = m.rowIndex[:len(p.entRow)]
-	m.rowValue = m.rowValue[:len(p.entVal)]
-	next := count[:nr]
-	colStart := append(p.colStart, int32(len(p.entRow)))
+	m.rowStart = count
+	m.rowIndex = make([]int32, nnz)
+	m.rowValue = make([]float64, nnz)
+	next := make([]int32, nr)
+	copy(next, count[:nr])
+	colStart := append(p.colStart, int32(nnz))
 	for j := range nc {
 		for k := colStart[j]; k < colStart[j+1]; k++ {
-			i := p.entRow[k]
+			c := p.ents[k/entryChunkSize]
+			i := c.row[k%entryChunkSize]
 			q := next[i]
 			next[i]++
 			m.rowIndex[q] = int32(j)
-			m.rowValue[q] = p.entVal[k]
+			m.rowValue[q] = c.val[k%entryChunkSize]
+			if (k+1)%entryChunkSize == 0 {
+				p.ents[k/entryChunkSize] = nil // done: let the collector have it
+			}
 		}
 	}
+	p.ents = nil
+	rowNames := p.rows.strings()
+	p.rows.release()
+	m.rowLo = make([]float64, 0, nr)
+	m.rowHi = make([]float64, 0, nr)
+	m.rowName = rowNames
 	for i := range nr {
 		lo, hi := math.Inf(-1), math.Inf(1)
 		b, r := p.rhs[i], p.rng[i]
@@ -922,11 +946,10 @@ func (p *mpsParser) build() (*Model, error) {
 		}
 		if badBounds(lo, hi) {
 			return nil, &ParseError{Line: p.line, Reason: fmt.Sprintf("row %q: right-hand side %g and range %g give the empty or undefined interval [%g, %g]",
-				p.rowNames[i], b, r, lo, hi)}
+				rowNames[i], b, r, lo, hi)}
 		}
 		m.rowLo = append(m.rowLo, lo)
 		m.rowHi = append(m.rowHi, hi)
-		m.rowName = append(m.rowName, p.rowNames[i])
 	}
 	if len(m.rowStart) == 1 {
 		m.rowStart = m.rowStart[:0]
