@@ -39,6 +39,9 @@ func ParseFlat(data []byte) (*FlatInstance, error) {
 	if err := decode(data, &in); err != nil {
 		return nil, err
 	}
+	if err := RequireFields(data, []string{"V", "machines"}, "machines", []string{"a", "C", "S"}); err != nil {
+		return nil, err
+	}
 	if in.Objective == "" {
 		in.Objective = "min-time"
 	}

@@ -254,3 +254,41 @@ func (c *checker) nonNegative(field string, v float64) {
 		c.fail(field, "must be >= 0, got %g", v)
 	}
 }
+
+// RequireFields reports the first required field that an object document lacks (or
+// holds as null) as a *domain.FieldError "missing": top names the fields of the
+// document itself and, when array is not empty, inArray those of every element of its
+// array field array ("machines[2].rho: missing"). Without it a missing number decodes
+// as 0 and is reported as "must be > 0, got 0". A document that is not an object of
+// that shape is left to the decoder's own errors (nil).
+func RequireFields(data []byte, top []string, array string, inArray []string) error {
+	var doc map[string]json.RawMessage
+	if json.Unmarshal(data, &doc) != nil {
+		return nil
+	}
+	for _, k := range top {
+		if missing(doc[k]) {
+			return domain.Errorf(k, "missing")
+		}
+	}
+	if array == "" || missing(doc[array]) {
+		return nil
+	}
+	var elems []map[string]json.RawMessage
+	if json.Unmarshal(doc[array], &elems) != nil {
+		return nil
+	}
+	for i, e := range elems {
+		for _, k := range inArray {
+			if missing(e[k]) {
+				return domain.Errorf(fmt.Sprintf("%s[%d].%s", array, i, k), "missing")
+			}
+		}
+	}
+	return nil
+}
+
+// missing reports whether a raw JSON value is absent or null.
+func missing(v json.RawMessage) bool {
+	return len(v) == 0 || bytes.Equal(bytes.TrimSpace(v), []byte("null"))
+}

@@ -55,10 +55,17 @@ func (in *SingleInstance) Memory() Memory {
 	return Memory{A1: in.A1, A2: in.A2, K1: in.K1, K2: in.K2, Rho: in.Rho}
 }
 
+// singleRequired are the fields every dlt-single instance gives (the spec's example);
+// b2, l2, deadline, fixed_length and energy_limit are optional.
+var singleRequired = []string{"V", "m", "C", "S", "PS", "PI", "PN", "a1", "a2", "k1", "k2", "rho"}
+
 // ParseSingle decodes and validates a "dlt-single" instance.
 func ParseSingle(data []byte) (*SingleInstance, error) {
 	var in SingleInstance
 	if err := decode(data, &in); err != nil {
+		return nil, err
+	}
+	if err := RequireFields(data, singleRequired, "", nil); err != nil {
 		return nil, err
 	}
 	if err := in.Validate(); err != nil {

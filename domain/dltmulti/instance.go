@@ -98,6 +98,9 @@ type wire struct {
 	EnergyLimit *float64        `json:"energy_limit"`
 }
 
+// machineRequired are the fields every machine gives; b2 and l2 are optional.
+var machineRequired = []string{"a1", "a2", "k1", "k2", "rho", "C", "O", "S", "PI", "PN", "PS"}
+
 // Parse decodes and validates a dlt-multi instance. Bad input is a *domain.FieldError
 // naming the JSON path and the reason.
 func Parse(data []byte) (*Instance, error) {
@@ -123,6 +126,9 @@ func Parse(data []byte) (*Instance, error) {
 	}
 	if len(w.Machines) == 0 || bytes.Equal(bytes.TrimSpace(w.Machines), []byte("null")) {
 		return nil, domain.Errorf("machines", "missing")
+	}
+	if err := dlt.RequireFields(data, nil, "machines", machineRequired); err != nil {
+		return nil, err
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(w.Machines, &raw); err != nil {
