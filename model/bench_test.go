@@ -119,12 +119,12 @@ func BenchmarkReadMPS(b *testing.B) {
 }
 
 // BenchmarkReadLP reads the 1M-nonzero model back from LP.
-func benchmarkReadLPDisabled(b *testing.B) {
+func BenchmarkReadLP(b *testing.B) {
 	var buf bytes.Buffer
 	if err := buildBench(true).WriteLP(&buf); err != nil {
 		b.Fatal(err)
 	}
-	benchmarkRead(b, buf.Bytes(), nil) // TODO ReadLP
+	benchmarkRead(b, buf.Bytes(), ReadLP)
 }
 
 func benchmarkRead(b *testing.B, data []byte, read func(io.Reader) (*Model, error)) {

@@ -22,9 +22,11 @@ const KindMPS = "mps"
 func newSolveMPSCmd(e *env) *cobra.Command {
 	var f solveFlags
 	cmd := &cobra.Command{
-		Use:   "solve-mps FILE.mps",
-		Short: "Solve a MILP given as a free or fixed MPS file",
-		Long: `solve-mps reads a free- or fixed-format MPS file, solves it with HiGHS, lp_solve or CBC and verifies
+		Use:     "solve-mps FILE.mps|FILE.lp",
+		Aliases: []string{"solve-lp"},
+		Short:   "Solve a MILP given as an MPS (free or fixed) or CPLEX LP file",
+		Long: `solve-mps (alias solve-lp) reads a free- or fixed-format MPS file, or a CPLEX LP file
+(FILE.lp, or any file under the name solve-lp), solves it with HiGHS, lp_solve or CBC and verifies
 the solution against the model independently of the solver (bounds, rows, integrality and
 the objective are recomputed). The result has kind "mps"; its solution maps column names
 to values.
@@ -36,12 +38,19 @@ names, tabs and CRLF. Constructs read by a convention other readers do not share
 negative upper bound without a lower bound, an INTORG marker without INTEND) are
 warned about on stderr.
 
+The LP reader reads what "schedopt export --format lp" writes and the common CPLEX LP
+constructs: Minimize/Maximize with a constant term, Subject To with named or unnamed
+rows and two-sided rows (lo <= terms <= hi), Bounds (free, -inf, inf), General,
+Binary and Semi-continuous sections, End, and \ comments (docs/spec.md).
+
 A malformed file, an unknown section, a quadratic section (QUADOBJ, QSECTION, QMATRIX,
-QCMATRIX), a NaN, a coefficient of magnitude 1e15 or more, or a missing file is bad
+QCMATRIX) or LP term ([ ... ]), a NaN, a coefficient of magnitude 1e15 or more, or a
+missing file is bad
 input: exit status 2 with one line naming the file, the line, and the reason.`,
 		Example: `  schedopt solve-mps model.mps
   schedopt solve-mps model.mps --backend lpsolve --time-limit 30s --json
-  schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps`,
+  schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps
+  schedopt export instances/workload-small.json --format lp -o w.lp && schedopt solve-lp w.lp`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.options(e, false)
@@ -50,7 +59,7 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 			}
 			path := args[0]
 			t0 := time.Now()
-			m, err := readMPSFile(path, e.stderr)
+			m, err := readModelFile(path, cmd.CalledAs() == "solve-lp", e.stderr)
 			if err != nil {
 				return err
 			}
@@ -85,10 +94,14 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 	return cmd
 }
 
-// readMPSFile reads an MPS file; every problem with the file is a FieldError naming it
-// ("file: line N: reason", exit status 2). Warnings about conventions other readers
-// do not share go to warnOut as "file:N: warning: reason".
-func readMPSFile(path string, warnOut io.Writer) (*model.Model, error) {
+// isLPFile reports whether path names a CPLEX LP file (by its extension).
+func isLPFile(path string) bool { return strings.EqualFold(filepath.Ext(path), ".lp") }
+
+// readModelFile reads an MPS file, or an LP file when lp is set or the name ends in
+// .lp; every problem with the file is a FieldError naming it ("file: line N: reason",
+// exit status 2). Warnings about conventions other readers do not share go to warnOut
+// as "file:N: warning: reason".
+func readModelFile(path string, lp bool, warnOut io.Writer) (*model.Model, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		reason := err.Error()
@@ -98,9 +111,14 @@ func readMPSFile(path string, warnOut io.Writer) (*model.Model, error) {
 		return nil, &domain.FieldError{File: path, Reason: reason}
 	}
 	defer fh.Close()
-	m, err := readMPS(bufio.NewReaderSize(fh, 1<<20), func(line int, msg string) {
-		fmt.Fprintf(warnOut, "%s:%d: warning: %s\n", path, line, msg)
-	})
+	var m *model.Model
+	if lp || isLPFile(path) {
+		m, err = readLP(bufio.NewReaderSize(fh, 1<<20))
+	} else {
+		m, err = readMPS(bufio.NewReaderSize(fh, 1<<20), func(line int, msg string) {
+			fmt.Fprintf(warnOut, "%s:%d: warning: %s\n", path, line, msg)
+		})
+	}
 	if err != nil {
 		return nil, domain.InFile(path, err)
 	}

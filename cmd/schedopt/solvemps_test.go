@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/schedopt/schedopt/backends"
@@ -54,5 +55,48 @@ func TestWriteJSONPrintsOneObjectEvenForNaN(t *testing.T) {
 	}
 	if got["status"] != solve.StatusError || got["name"] != "w" {
 		t.Errorf("fallback object %v, want status error for w", got)
+	}
+}
+
+// knapsackLP is knapsackMPS in CPLEX LP format.
+const knapsackLP = `\ the knapsack of knapsackMPS
+Maximize
+ value: 5 x + 4 y + 3 z
+Subject To
+ cap: 2 x + 3 y + z <= 4
+Binary
+ x y z
+End
+`
+
+func TestSolveLPFiles(t *testing.T) {
+	dir := t.TempDir()
+	lp := writeFile(t, dir, "knap.lp", knapsackLP)
+	noExt := writeFile(t, dir, "knap.txt", knapsackLP)
+	for _, args := range [][]string{{"solve-mps", lp}, {"solve-lp", lp}, {"solve-lp", noExt}} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errs := schedopt(t, append(args, "--json")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			obj := oneObject(t, out)
+			if obj["status"] != "optimal" || obj["objective"] != 8.0 {
+				t.Errorf("status %v objective %v, want optimal 8", obj["status"], obj["objective"])
+			}
+		})
+	}
+}
+
+func TestBadLPExitsTwoNamingFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.lp", "Minimize\n x\nSubject To\n c: x >= oops\nEnd\n")
+	code, out, errs := schedopt(t, "solve-lp", bad)
+	if code != 2 || out != "" {
+		t.Fatalf("exit %d, stdout %q, want 2 and nothing", code, out)
+	}
+	for _, want := range []string{"bad.lp", "line 4", "expected a number"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr %q does not name %q", errs, want)
+		}
 	}
 }
