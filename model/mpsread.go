@@ -441,11 +441,11 @@ func (p *mpsParser) row(f [][]byte) error {
 		return nil
 	}
 	p.rows.addHashed(f[1], h)
-	p.rowType = append(p.rowType, typ)
-	p.rhs = append(p.rhs, 0)
-	p.rhsSet = append(p.rhsSet, false)
-	p.rng = append(p.rng, 0)
-	p.rngSet = append(p.rngSet, false)
+	p.rowType = push(p.rowType, typ)
+	p.rhs = push(p.rhs, 0)
+	p.rhsSet = push(p.rhsSet, false)
+	p.rng = push(p.rng, 0)
+	p.rngSet = push(p.rngSet, false)
 	return nil
 }
 
@@ -586,7 +586,7 @@ type entryChunk struct {
 func (p *mpsParser) addEntry(row int32, v float64) {
 	c, k := p.nnz/entryChunkSize, p.nnz%entryChunkSize
 	if c == len(p.ents) {
-		p.ents = append(p.ents, new(entryChunk))
+		p.ents = push(p.ents, new(entryChunk))
 	}
 	p.ents[c].row[k] = row
 	p.ents[c].val[k] = v
@@ -602,14 +602,14 @@ func (p *mpsParser) newColumn(name []byte, hash uint64) {
 	if p.inInt {
 		kind = Integer
 	}
-	p.colKind = append(p.colKind, kind)
-	p.colLo = append(p.colLo, 0)
-	p.colHi = append(p.colHi, math.Inf(1))
-	p.colObj = append(p.colObj, 0)
-	p.loSet = append(p.loSet, false)
-	p.bounded = append(p.bounded, false)
-	p.bndLine = append(p.bndLine, 0)
-	p.colStart = append(p.colStart, int32(p.nnz))
+	p.colKind = push(p.colKind, kind)
+	p.colLo = push(p.colLo, 0)
+	p.colHi = push(p.colHi, math.Inf(1))
+	p.colObj = push(p.colObj, 0)
+	p.loSet = push(p.loSet, false)
+	p.bounded = push(p.bounded, false)
+	p.bndLine = push(p.bndLine, 0)
+	p.colStart = push(p.colStart, int32(p.nnz))
 	p.lastCol = j
 	p.objMark = false
 }
