@@ -1,8 +1,12 @@
 package model
 
 import (
+	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"syscall"
 	"testing"
@@ -16,6 +20,79 @@ const (
 	benchNonzeros   = benchRows * benchNnzPerRow
 	benchStrideStep = 7919 // spreads each row's columns over the whole model
 )
+
+// buildBenchN builds a model like buildBench's with cols columns and rows of
+// benchNnzPerRow terms each: 4·cols nonzeros.
+func buildBenchN(cols int) *Model {
+	m := New("big")
+	m.Grow(cols, cols, cols*benchNnzPerRow)
+	for range cols {
+		m.AddContinuous(0, 10, "")
+	}
+	var e Expr
+	for i := range cols {
+		e.Reset()
+		for k := range benchNnzPerRow {
+			e.Add(Var((i+k*benchStrideStep)%cols), float64(k+1)+float64(i%97)/8)
+		}
+		m.AddConstr(e, LE, 10, "")
+	}
+	return m
+}
+
+// TestBigMPSFile measures the peak memory of reading a big MPS file. It runs only when
+// SCHEDOPT_BIG_MPS names a file: a missing file is written first (a model of
+// SCHEDOPT_BIG_MPS_NNZ nonzeros, default 6·10^6, about 220 MB) and the test stops, so
+// that a second run measures the read alone, for example
+//
+//	go test -c -o /tmp/model.test ./model
+//	SCHEDOPT_BIG_MPS=/tmp/big.mps /tmp/model.test -test.run TestBigMPSFile
+//	SCHEDOPT_BIG_MPS=/tmp/big.mps /usr/bin/time -v /tmp/model.test -test.run TestBigMPSFile -test.v
+func TestBigMPSFile(t *testing.T) {
+	path := os.Getenv("SCHEDOPT_BIG_MPS")
+	if path == "" {
+		t.Skip("SCHEDOPT_BIG_MPS is not set")
+	}
+	if _, err := os.Stat(path); err != nil {
+		nnz := 6_000_000
+		if s := os.Getenv("SCHEDOPT_BIG_MPS_NNZ"); s != "" {
+			if _, err := fmt.Sscan(s, &nnz); err != nil {
+				t.Fatal(err)
+			}
+		}
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := bufio.NewWriterSize(f, 1<<20)
+		if err := buildBenchN(nnz / benchNnzPerRow).WriteMPS(w); err != nil {
+			t.Fatal(err)
+		}
+		if err := errors.Join(w.Flush(), f.Close()); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %s; run again to measure the read", path)
+		return
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	t0, cpu0 := time.Now(), cpuTime()
+	m, err := ReadMPS(bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall, cpu := time.Since(t0), cpuTime()-cpu0
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	nnz := float64(m.NumNonzeros())
+	t.Logf("%s: %.1f MB, %d nonzeros: read in %v (%.1f MB/s wall, %.0f ns/nnz; cpu %v), peak RSS %.1f MB = %.2f x the file",
+		path, float64(st.Size())/1e6, m.NumNonzeros(), wall.Round(time.Millisecond), float64(st.Size())/1e6/wall.Seconds(),
+		float64(wall.Nanoseconds())/nnz, cpu.Round(time.Millisecond), float64(ru.Maxrss)/1e3, float64(ru.Maxrss)*1e3/float64(st.Size()))
+}
 
 // buildBench builds the benchmark model: benchCols columns and benchRows rows of
 // benchNnzPerRow terms each, reusing one Expr. With grow, the sizes are reserved first.

@@ -22,6 +22,9 @@ func FuzzReadMPS(f *testing.F) {
 		}
 		f.Add(data)
 	}
+	for _, seed := range mpsConstructSeeds {
+		f.Add([]byte(seed))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m1, err := ReadMPS(bytes.NewReader(data))
 		if err != nil {
@@ -44,6 +47,21 @@ func FuzzReadMPS(f *testing.F) {
 		}
 		checkLP(t, m1)
 	})
+}
+
+// mpsConstructSeeds are seeds of FuzzReadMPS for the constructs of the dialects
+// (issue 11): SC and SI bounds with and without a value, Fortran D exponents, the
+// OBJSENSE forms, RANGES on E rows of both signs, an INTORG left open, OBJNAME, and a
+// negative UP bound without a lower bound.
+var mpsConstructSeeds = []string{
+	"NAME SC\nROWS\n N obj\n L c\nCOLUMNS\n x obj 1 c 1\n y obj -1 c 1\n z obj 2 c 1\nRHS\n rhs c 5\nBOUNDS\n SC bnd x 4\n SI bnd y 3\n SC bnd z\n UP bnd z 2.5\n LO bnd x 1\nENDATA\n",
+	"NAME D\nROWS\n N obj\n G c\nCOLUMNS\n x obj 1.5D0 c 2d-1\n y obj 1.0d+2 c -3.25D+01\nRHS\n rhs c 1D1 obj -2.5d0\nBOUNDS\n UP bnd x 1.0D30\n FR bnd y\nENDATA\n",
+	"NAME S1\nOBJSENSE\n    MAX\nROWS\n N obj\n L c\nCOLUMNS\n x obj 1 c 1\nRHS\n rhs c 3\nENDATA\n",
+	"NAME S2\nOBJSENSE MAXIMIZE\nROWS\n N obj\n L c\nCOLUMNS\n x obj 1 c 1\nRHS\n rhs c 3\nENDATA\n",
+	"NAME S3\nOBJSENSE\nMIN\nOBJNAME\n cost\nROWS\n N other\n N cost\n L c\nCOLUMNS\n x cost 1 c 1\n x other 4\nRHS\n rhs c 3\nENDATA\n",
+	"NAME R\nROWS\n N obj\n E e1\n E e2\n L l\n G g\nCOLUMNS\n x obj 1 e1 1\n x e2 1 l 1\n x g 1\nRHS\n rhs e1 2 e2 3\n rhs l 4 g -1\nRANGES\n rng e1 1.5 e2 -2\n rng l 3 g -4\nENDATA\n",
+	"NAME I\nROWS\n N obj\n L c\nCOLUMNS\n MARKER 'MARKER' 'INTORG'\n x obj 1 c 1\n y obj 2 c 1\nRHS\n rhs c 3\nBOUNDS\n UP bnd y -1\n UI bnd x 5\nENDATA\n",
+	"NAME I2\nROWS\n N obj\n L c\nCOLUMNS\n MARKER 'MARKER' 'INTORG'\n x obj 1 c 1\n MARKER 'MARKER' 'INTEND'\n y obj 2 c 1\nRHS\n rhs c 3\nBOUNDS\n BV bnd x\n LI bnd y -2\n MI bnd y\nENDATA\n",
 }
 
 // FuzzWriteLP builds models from the fuzz bytes (every kind of column, bound shape,
