@@ -125,7 +125,9 @@ status, infeasible included.`,
 				return err
 			}
 			opts.TimeLimit = remaining(ctx, opts.TimeLimit)
-			res, err := kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
+			res, err := within(ctx, func() (*solve.Result, error) {
+				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
+			})
 			if err != nil && ctx.Err() != nil {
 				// The deadline or a signal stopped a phase outside the solver (the build,
 				// the MIP-start heuristics): a definite result without a solution.
@@ -195,6 +197,45 @@ func wallClock(ctx context.Context, limit time.Duration) (context.Context, conte
 	return context.WithTimeout(ctx, limit+wallClockGrace)
 }
 
+// abandonGrace is how long a run may go on after the command's deadline or a signal
+// before the command stops waiting for it: a solver stuck in a phase that checks
+// neither its time limit nor its interrupt (HiGHS presolve on a large MIP did, for
+// 10 s and more than 1 GB) is abandoned and the process exits. wallClockGrace +
+// abandonGrace stays under the 1 s the contract allows past --time-limit.
+const abandonGrace = 200 * time.Millisecond
+
+// errAbandoned reports a run left behind at the deadline or a signal.
+var errAbandoned = errors.New("the solver did not stop at the deadline or signal and was abandoned")
+
+// within runs f and returns what it returns, unless ctx ends and f has not returned
+// abandonGrace later: then it returns errAbandoned wrapped with ctx's error, and f
+// goes on in its goroutine until the process exits.
+func within[T any](ctx context.Context, f func() (T, error)) (T, error) {
+	type out struct {
+		v   T
+		err error
+	}
+	done := make(chan out, 1)
+	go func() {
+		v, err := f()
+		done <- out{v, err}
+	}()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(abandonGrace)
+	defer t.Stop()
+	select {
+	case o := <-done:
+		return o.v, o.err
+	case <-t.C:
+		var zero T
+		return zero, fmt.Errorf("%w: %w", errAbandoned, context.Cause(ctx))
+	}
+}
+
 // remaining is the solver's time limit: what remains of the command's deadline, less
 // the grace, and never more than limit (0: none). It is at least a millisecond, so that
 // a spent limit is not read as "no limit".
@@ -211,7 +252,11 @@ func remaining(ctx context.Context, limit time.Duration) time.Duration {
 // solution and "feasible" with one.
 func stoppedStatus(res *solve.Result, sigCtx, ctx context.Context) {
 	if sigCtx.Err() != nil {
-		if res.Status == solve.StatusTimeLimit {
+		// A signal stopped the run: every status but a proven one and an error is
+		// "interrupted", a solution found so far kept with it.
+		switch res.Status {
+		case solve.StatusOptimal, solve.StatusInfeasible, solve.StatusUnbounded, solve.StatusError:
+		default:
 			res.Status = solve.StatusInterrupted
 		}
 		return
