@@ -183,6 +183,29 @@ func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, erro
 	return &solve.Formulated{Model: f.Model, Decode: decode}, nil
 }
 
+// maxStartEdges caps the edges (communication quanta) of a mapping's multigraph that
+// BestHeuristic colours: colouring is linear in the edges and deaf to the context, and
+// a MIP start is only a hint. The soak found a stencil with link_time 1000 whose
+// mappings had 10^6 edges: its start took more than 60 s (docs/robustness.md).
+const maxStartEdges = 1 << 16
+
+// edges returns the number of edges of a mapping's multigraph (each edge is one
+// quantum exchanged in some round), or a number above maxStartEdges when the mapping
+// is invalid.
+func (p *Problem) edges(assign []int) int64 {
+	mu, err := p.Inst.Bundles(assign)
+	if err != nil {
+		return maxStartEdges + 1
+	}
+	var n int64
+	for i := range mu {
+		for j := i + 1; j < len(mu[i]); j++ {
+			n += mu[i][j]
+		}
+	}
+	return n
+}
+
 // colour returns an optimal round schedule of a mapping's multigraph (a greedy one
 // when the exact search gives up).
 func (p *Problem) colour(assign []int) ([][]dst.Pair, error) {
@@ -391,6 +414,9 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 	var best *dst.Solution
 	bestOK := false
 	consider := func(assign []int) {
+		if ctx.Err() != nil || p.edges(assign) > maxStartEdges {
+			return
+		}
 		sched, err := p.colour(assign)
 		if err != nil {
 			return
