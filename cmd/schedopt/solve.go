@@ -109,7 +109,22 @@ status, infeasible included.`,
 			if err := checkPlotPath(plotPath); err != nil {
 				return err
 			}
-			p, err := e.loadProblem(args[0])
+			// Parsing a large instance takes seconds: it too ends at the deadline or
+			// a signal.
+			p, err := within(ctx, func() (kinds.Problem, error) { return e.loadProblem(args[0]) })
+			if errors.Is(err, errAbandoned) {
+				res := &solve.Result{Name: kinds.DefaultName(args[0]), Backend: f.backend,
+					Status: solve.StatusTimeLimit, Message: "stopped while reading the instance: " + err.Error()}
+				stoppedStatus(res, sigCtx, ctx)
+				if f.json {
+					if err := writeJSON(e.stdout, res); err != nil {
+						return err
+					}
+				} else {
+					writeSummary(e.stdout, res)
+				}
+				return statusExit(res, sigCtx)
+			}
 			if err != nil {
 				return err
 			}
@@ -205,7 +220,7 @@ func wallClock(ctx context.Context, limit time.Duration) (context.Context, conte
 const abandonGrace = 200 * time.Millisecond
 
 // errAbandoned reports a run left behind at the deadline or a signal.
-var errAbandoned = errors.New("the solver did not stop at the deadline or signal and was abandoned")
+var errAbandoned = errors.New("the run did not stop at the deadline or signal and was abandoned")
 
 // within runs f and returns what it returns, unless ctx ends and f has not returned
 // abandonGrace later: then it returns errAbandoned wrapped with ctx's error, and f
