@@ -257,6 +257,7 @@ type lpParser struct {
 	m         *Model
 	cols      *nameTable // column names → column index, the model's order
 	rows      *nameTable // row names, to refuse duplicates
+	rowNames  []int32    // the index in rows of each row's name, -1 for none
 	bndLine   []int32    // last bound line of each column
 	isInt     []bool
 	isBin     []bool
@@ -299,7 +300,7 @@ func (p *lpParser) col(b []byte) Var {
 	p.isInt = append(p.isInt, false)
 	p.isBin = append(p.isBin, false)
 	p.isSemi = append(p.isSemi, false)
-	return p.m.AddVar(Continuous, 0, math.Inf(1), string(b))
+	return p.m.AddVar(Continuous, 0, math.Inf(1), "") // named in build
 }
 
 func (p *lpParser) parse() error {
@@ -367,15 +368,14 @@ func (p *lpParser) startSection() error {
 	return nil
 }
 
-// statementName reads "name:" if it comes next and returns the name ("" if none).
-func (p *lpParser) statementName() string {
+// statementName skips "name:" if it comes next and reports whether it did.
+func (p *lpParser) statementName() bool {
 	if p.tok.kind == lpName && p.peek.kind == lpColon {
-		name := string(p.tok.text)
 		p.advance()
 		p.advance()
-		return name
+		return true
 	}
-	return ""
+	return false
 }
 
 // number reads an optionally signed number, inf and infinity included.
@@ -475,13 +475,14 @@ func (p *lpParser) objective() error {
 
 func (p *lpParser) constraint() error {
 	line := p.tok.line
-	name := p.statementName()
-	if name != "" {
-		_, h, dup := p.rows.find([]byte(name))
+	nameIdx := int32(-1)
+	if p.tok.kind == lpName && p.peek.kind == lpColon {
+		_, h, dup := p.rows.find(p.tok.text)
 		if dup {
-			return p.errorf("duplicate constraint name %q", name)
+			return p.errorf("duplicate constraint name %q", p.tok.text)
 		}
-		p.rows.addHashed([]byte(name), h)
+		nameIdx = p.rows.addHashed(p.tok.text, h)
+		p.statementName()
 	}
 	lo, hi := math.Inf(-1), math.Inf(1)
 	c, any, err := p.expr()
@@ -549,9 +550,10 @@ func (p *lpParser) constraint() error {
 		}
 	}
 	if badBounds(lo, hi) {
-		return &ParseError{Line: line, Section: "Subject To", Reason: fmt.Sprintf("constraint %q: bounds [%g, %g] are empty or undefined", name, lo, hi)}
+		return &ParseError{Line: line, Section: "Subject To", Reason: fmt.Sprintf("%s: bounds [%g, %g] are empty or undefined", p.rowWhat(nameIdx), lo, hi)}
 	}
-	p.m.AddRange(p.e, lo, hi, name)
+	p.m.AddRange(p.e, lo, hi, "")
+	p.rowNames = push(p.rowNames, nameIdx)
 	return nil
 }
 
@@ -639,6 +641,14 @@ func (p *lpParser) declaration() error {
 	return nil
 }
 
+// rowWhat names the row being read for an error message.
+func (p *lpParser) rowWhat(nameIdx int32) string {
+	if nameIdx < 0 {
+		return fmt.Sprintf("constraint %d (unnamed)", p.m.NumRows()+1)
+	}
+	return fmt.Sprintf("constraint %q", p.rows.name(nameIdx))
+}
+
 // flip turns "a op b" into "b op' a".
 func flip(op Op) Op {
 	switch op {
@@ -654,6 +664,13 @@ func flip(op Op) Op {
 func (p *lpParser) build() (*Model, error) {
 	m := p.m
 	m.Name = p.lex.name
+	m.colName = p.cols.strings()
+	names := p.rows.strings()
+	for i, k := range p.rowNames {
+		if k >= 0 {
+			m.rowName[i] = names[k]
+		}
+	}
 	for j := range m.NumVars() {
 		lo, hi := m.colLo[j], m.colHi[j]
 		kind := Continuous
