@@ -116,6 +116,14 @@ func lpKeyword(s []byte) (sec int, max bool, n int) {
 		return i, j
 	}
 	a, b := word(0)
+	if a == b {
+		return lpNone, false, 0
+	}
+	switch s[a] | 0x20 { // only these letters start a keyword: most lines end here
+	case 'm', 's', 'b', 'g', 'i', 'e':
+	default:
+		return lpNone, false, 0
+	}
 	w := s[a:b]
 	is := func(names ...string) bool {
 		for _, n := range names {
@@ -153,15 +161,18 @@ func lpKeyword(s []byte) (sec int, max bool, n int) {
 	return lpNone, false, 0
 }
 
-// lpNameByte reports whether c may appear in a name (CPLEX's list, plus digits and
-// the period after the first character).
-func lpNameByte(c byte) bool {
-	if c >= 0x80 {
-		return true
+// lpNameBytes marks the bytes that may appear in a name: CPLEX's list (letters,
+// digits, !"#$%&()/,.;?@_`'{}|~) and any non-ASCII byte. It is never modified.
+var lpNameBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+			bytes.IndexByte([]byte("!\"#$%&()/,.;?@_`'{}|~"), byte(c)) >= 0
 	}
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		bytes.IndexByte([]byte("!\"#$%&()/,.;?@_`'{}|~"), c) >= 0
-}
+	return t
+}()
+
+// lpNameByte reports whether c may appear in a name.
+func lpNameByte(c byte) bool { return lpNameBytes[c] }
 
 // next returns the next token.
 func (l *lpLexer) next() lpToken {
@@ -404,7 +415,7 @@ func (p *lpParser) number() (float64, error) {
 
 // isInf reports whether the current token is inf or infinity.
 func (p *lpParser) isInf(t lpToken) bool {
-	return t.kind == lpName && (bytes.EqualFold(t.text, []byte("inf")) || bytes.EqualFold(t.text, []byte("infinity")))
+	return t.kind == lpName && (len(t.text) == 3 || len(t.text) == 8) && (bytes.EqualFold(t.text, []byte("inf")) || bytes.EqualFold(t.text, []byte("infinity")))
 }
 
 // expr reads terms into p.e until something that is not a term; it returns their
