@@ -863,8 +863,9 @@ func (p *mpsParser) build() (*Model, error) {
 		m.sense = p.sense
 	}
 	nc, nr := p.cols.len(), p.rows.len()
-	colNames := p.cols.strings()
-	p.cols.release()
+	colNames, rowNames := p.cols.strings(), p.rows.strings()
+	p.cols.release() // the tables' slots go before the nonzeros are copied
+	p.rows.release()
 	for j := range nc {
 		kind, lo, hi := p.colKind[j], p.colLo[j], p.colHi[j]
 		switch {
@@ -915,8 +916,6 @@ func (p *mpsParser) build() (*Model, error) {
 		}
 	}
 	p.ents = nil
-	rowNames := p.rows.strings()
-	p.rows.release()
 	m.rowLo = make([]float64, 0, nr)
 	m.rowHi = make([]float64, 0, nr)
 	m.rowName = rowNames
