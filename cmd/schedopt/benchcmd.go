@@ -4,14 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/bench/plot"
+	"github.com/schedopt/schedopt/domain"
 	fig "github.com/schedopt/schedopt/figure"
+	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 func newBenchCmd(e *env) *cobra.Command {
@@ -85,7 +91,10 @@ CSV reports and the plots.`,
 			if err != nil {
 				return err
 			}
-			plan, err := bench.NewPlan(spec, bench.PlanOptions{SpecFile: specPath, TimeScale: scale})
+			if err := checkSpecCounts(spec, e.limits); err != nil {
+				return domain.InFile(specPath, err)
+			}
+			plan, err := bench.NewPlan(spec, bench.PlanOptions{SpecFile: specPath, TimeScale: scale, Load: limitedLoad(e.limits)})
 			if err != nil {
 				return err
 			}
@@ -289,4 +298,81 @@ func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title str
 	}
 	fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(written, ", "))
 	return nil
+}
+
+// checkSpecCounts applies the generator count limit (kinds.Limits.CheckCount) to every
+// integer flag a sweep spec gives a generator, in args and in vary, before anything is
+// generated: "instances[0].args.m: 10000000 is more than the limit of 100000".
+func checkSpecCounts(spec *bench.Spec, limits kinds.Limits) error {
+	gens := builtin.Registry().Generators()
+	for i, is := range spec.Instances {
+		if is.Gen == "" {
+			continue
+		}
+		fs := pflag.NewFlagSet(is.Gen, pflag.ContinueOnError)
+		found := false
+		for _, g := range gens {
+			if g.Kind == is.Gen {
+				g.Flags(fs)
+				found = true
+				break
+			}
+		}
+		if !found {
+			continue // NewPlan names the unknown generator
+		}
+		check := func(field, name string, v any) error {
+			f := fs.Lookup(name)
+			if f == nil || f.Value.Type() != "int" {
+				return nil
+			}
+			if x, ok := v.(float64); ok && x == math.Trunc(x) && math.Abs(x) < 1<<62 {
+				return limits.CheckCount(field, int64(x))
+			}
+			return nil
+		}
+		for _, name := range sortedKeys(is.Args) {
+			if err := check(fmt.Sprintf("instances[%d].args.%s", i, name), name, is.Args[name]); err != nil {
+				return err
+			}
+		}
+		for _, name := range sortedKeys(is.Vary) {
+			for j, v := range is.Vary[name] {
+				if err := check(fmt.Sprintf("instances[%d].vary.%s[%d]", i, name, j), name, v); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sortedKeys returns the keys of m in order, so that the first error is always the same.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// limitedLoad is the sweep's instance loader under the size limits: an instance larger
+// than the input limit, or whose model is estimated beyond the nonzero limit, is bad
+// input before any job runs.
+func limitedLoad(limits kinds.Limits) func(data []byte, name string) (kinds.Problem, error) {
+	return func(data []byte, name string) (kinds.Problem, error) {
+		if limits.MaxInputBytes > 0 && int64(len(data)) > limits.MaxInputBytes {
+			return nil, domain.Errorf("", "the instance has %d bytes, more than the limit of %d (set %s=1 to lift the limit on purpose)",
+				len(data), limits.MaxInputBytes, kinds.NoLimitsEnv)
+		}
+		p, err := builtin.Registry().Load(data, name)
+		if err != nil {
+			return nil, err
+		}
+		if err := limits.CheckSize(p); err != nil {
+			return nil, err
+		}
+		return p, nil
+	}
 }
