@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 
+	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
 
@@ -34,13 +36,24 @@ again). The output is byte-identical for the same instance.`,
 			default:
 				return usagef("--format: unknown format %q (mps or lp)", format)
 			}
-			p, err := e.loadProblem(args[0])
+			// Reading and building a large instance take seconds: a signal stops
+			// them (abandonGrace later at most), with exit 1.
+			f, err := within(cmd.Context(), func() (*solve.Formulated, error) {
+				p, err := e.loadProblem(args[0])
+				if err != nil {
+					return nil, err
+				}
+				f, err := kinds.Formulate(cmd.Context(), p)
+				if err != nil {
+					return nil, fmt.Errorf("%s: formulate: %w", args[0], err)
+				}
+				return f, nil
+			})
+			if cmd.Context().Err() != nil {
+				return exitError{code: exitFailure, msg: "interrupted"}
+			}
 			if err != nil {
 				return err
-			}
-			f, err := p.Formulate()
-			if err != nil {
-				return fmt.Errorf("%s: formulate: %w", args[0], err)
 			}
 			if err := f.Model.Validate(); err != nil {
 				return fmt.Errorf("%s: formulate: %w", args[0], err)

@@ -102,8 +102,22 @@ both when the name has no extension).`,
 			if err != nil {
 				return err
 			}
+			// Every solve of the curve has its own wall-clock deadline (--time-limit +
+			// wallClockGrace, as solve's) and is abandoned abandonGrace after it or
+			// after a signal when its solver does not stop.
 			run := func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error) {
-				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: true, Start: start, Policy: policy})
+				pctx, cancel := wallClock(ctx, f.timeLimit)
+				defer cancel()
+				o := opts
+				o.TimeLimit = remaining(pctx, opts.TimeLimit)
+				res, err := within(pctx, func() (*solve.Result, error) {
+					return kinds.Run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
+				})
+				if err != nil && pctx.Err() != nil && ctx.Err() == nil {
+					return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: solve.StatusTimeLimit,
+						Message: "stopped before the solve ended: " + err.Error()}, nil
+				}
+				return res, err
 			}
 			var fr *FrontResult
 			switch base.Kind() {
@@ -113,6 +127,9 @@ both when the name has no extension).`,
 				fr, err = workloadFront(cmd.Context(), path, data, base, run, total)
 			default:
 				return usagef("front: kind %s has no trade-off curve (dlt-single, dlt-multi, workload)", base.Kind())
+			}
+			if cmd.Context().Err() != nil {
+				return exitError{code: exitFailure, msg: "interrupted"}
 			}
 			if err != nil {
 				return err
