@@ -189,6 +189,39 @@ func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, erro
 // mappings had 10^6 edges: its start took more than 60 s (docs/robustness.md).
 const maxStartEdges = 1 << 16
 
+// maxColourEdges caps the edges of a multigraph this package colours: edgecolour's
+// colourings allocate per colour and run in time linear in the edges without checking
+// their context. The soak found an arc of 2^53+1 cells whose colouring asked for a
+// 16 TB palette and killed the process (docs/robustness.md).
+const maxColourEdges = 1 << 24
+
+// errTooManyEdges reports a multigraph beyond maxColourEdges.
+var errTooManyEdges = errors.New("stencil: the mapping's multigraph has too many edges to colour")
+
+// chromaticIndex colours a bundle matrix exactly, unless it has more than
+// maxColourEdges edges (errTooManyEdges).
+func chromaticIndex(ctx context.Context, mu [][]int64) (edgecolour.Result, error) {
+	if n := edgeCount(mu, maxColourEdges); n > maxColourEdges {
+		return edgecolour.Result{}, fmt.Errorf("%w: more than %d", errTooManyEdges, maxColourEdges)
+	}
+	return edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
+}
+
+// edgeCount returns the number of edges of a symmetric bundle matrix, or a number
+// above limit as soon as the count passes it (so that it cannot overflow).
+func edgeCount(mu [][]int64, limit int64) int64 {
+	var n int64
+	for i := range mu {
+		for j := i + 1; j < len(mu[i]); j++ {
+			if mu[i][j] < 0 || mu[i][j] > limit-n {
+				return limit + 1
+			}
+			n += mu[i][j]
+		}
+	}
+	return n
+}
+
 // edges returns the number of edges of a mapping's multigraph (each edge is one
 // quantum exchanged in some round), or a number above maxStartEdges when the mapping
 // is invalid.
@@ -197,13 +230,7 @@ func (p *Problem) edges(assign []int) int64 {
 	if err != nil {
 		return maxStartEdges + 1
 	}
-	var n int64
-	for i := range mu {
-		for j := i + 1; j < len(mu[i]); j++ {
-			n += mu[i][j]
-		}
-	}
-	return n
+	return edgeCount(mu, maxStartEdges)
 }
 
 // colour returns an optimal round schedule of a mapping's multigraph (a greedy one
@@ -213,7 +240,7 @@ func (p *Problem) colour(assign []int) ([][]dst.Pair, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := edgecolour.ChromaticIndex(context.Background(), edgecolour.Bundles(mu), 0)
+	res, err := chromaticIndex(context.Background(), mu)
 	if err != nil && res.Colouring == nil && res.Index > 0 {
 		return nil, err
 	}
@@ -280,7 +307,7 @@ func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
+	res, err := chromaticIndex(ctx, mu)
 	if err != nil {
 		return nil, fmt.Errorf("%w: chromatic index of the decoded mapping: %v", solve.ErrNoExact, err)
 	}
@@ -315,7 +342,10 @@ func (p *Problem) Enumerate(ctx context.Context) (*solve.Outcome, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := edgecolour.ChromaticIndex(ctx, edgecolour.Bundles(mu), 0)
+		res, err := chromaticIndex(ctx, mu)
+		if errors.Is(err, errTooManyEdges) {
+			return nil, fmt.Errorf("%w: enumeration: %v", solve.ErrNoExact, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("enumeration: %w", err)
 		}
