@@ -203,7 +203,9 @@ func (in *Instance) Validate() error {
 	}
 	if in.Grid != nil {
 		g := in.Grid
-		if g.NX <= 0 || g.NY <= 0 || g.NZ <= 0 || g.NX*g.NY*g.NZ != n {
+		// Each side is at most n before the product is taken, so that it cannot
+		// overflow into a match (and the task orders loop over n blocks, no more).
+		if g.NX <= 0 || g.NY <= 0 || g.NZ <= 0 || g.NX > n || g.NY > n || g.NZ > n || g.NX*g.NY*g.NZ != n {
 			return domain.Errorf("grid", "%d×%d×%d blocks do not match %d tasks", g.NX, g.NY, g.NZ, n)
 		}
 	}
