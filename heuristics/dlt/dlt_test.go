@@ -27,7 +27,7 @@ func TestSSCAtSection522DefaultsMatchesTheReferenceSimulation(t *testing.T) {
 		T, E float64
 	}{{2, 465.0, 181024}, {3, 367.8, 169784}} {
 		in := sec522(c.m)
-		s, err := Homogeneous(in, SSC)
+		s, err := Homogeneous(context.Background(), in, SSC)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -45,7 +45,7 @@ func TestClosedFormsAgreeWithSimulationOnlyWhenNfPositive(t *testing.T) {
 	for m := 2; m <= 11; m++ {
 		in := sec522(m)
 		for _, rule := range []Rule{SSC, SCU, SCO} {
-			s, err := Homogeneous(in, rule)
+			s, err := Homogeneous(context.Background(), in, rule)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +75,7 @@ func TestHomogeneousRulesSendTheWholeLoadFeasibly(t *testing.T) {
 	for _, rule := range HomogeneousRules() {
 		for _, m := range []int{1, 4, 12} {
 			in := sec522(m)
-			s, err := Homogeneous(in, rule)
+			s, err := Homogeneous(context.Background(), in, rule)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -167,7 +167,7 @@ func BenchmarkSuperGSSm1000(b *testing.B) {
 func TestSection522Observations(t *testing.T) {
 	eval := func(rule Rule, m int) (float64, float64) {
 		in := sec522(m)
-		s, err := Homogeneous(in, rule)
+		s, err := Homogeneous(context.Background(), in, rule)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,7 +201,7 @@ func TestRulesStopAtMaxMessages(t *testing.T) {
 	}
 	for _, rule := range []Rule{SSC, SCU, SCO} {
 		t.Run("homogeneous "+string(rule), func(t *testing.T) {
-			if _, err := Homogeneous(in, rule); !errors.Is(err, ErrTooManyMessages) {
+			if _, err := Homogeneous(context.Background(), in, rule); !errors.Is(err, ErrTooManyMessages) {
 				t.Errorf("err = %v, want ErrTooManyMessages", err)
 			}
 		})
@@ -211,4 +211,23 @@ func TestRulesStopAtMaxMessages(t *testing.T) {
 			t.Errorf("err = %v, want ErrTooManyMessages", err)
 		}
 	})
+}
+
+// TestHomogeneousStopsOnItsContext: a rule that would send 2^20 chunks returns the
+// context's error when the context is done, before it sends them.
+func TestHomogeneousStopsOnItsContext(t *testing.T) {
+	in := sec522(2)
+	in.V = 1e6
+	for i := range in.Machines {
+		in.Machines[i].Rho = 1e-12
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, rule := range HomogeneousRules() {
+		t.Run(string(rule), func(t *testing.T) {
+			if _, err := Homogeneous(ctx, in, rule); !errors.Is(err, context.Canceled) {
+				t.Errorf("err = %v, want context.Canceled", err)
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package dlt
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -30,8 +31,10 @@ func HomogeneousRules() []Rule { return []Rule{SSC, SCU, SCO, GSS} }
 // link is free and the receiver has finished its previous chunk (the A5 simulation,
 // consistent with (5.12)). Fixed rules send α until the load is exhausted, the last
 // chunk α^f being the remainder. The schedule's energy under the chapter 5 accounting is
-// dltmulti.EvaluateCh5; under chapter 6, dltmulti.Evaluate.
-func Homogeneous(in *dltmulti.Instance, rule Rule) (dltmulti.Schedule, error) {
+// dltmulti.EvaluateCh5; under chapter 6, dltmulti.Evaluate. At most MaxMessages chunks
+// are sent, and ctx is checked every checkEvery chunks: a done ctx returns its error,
+// wrapped.
+func Homogeneous(ctx context.Context, in *dltmulti.Instance, rule Rule) (dltmulti.Schedule, error) {
 	m := in.M()
 	for i := 1; i < m; i++ {
 		if !dltmulti.Identical(in.Machines[0], in.Machines[i]) {
@@ -67,6 +70,11 @@ func Homogeneous(in *dltmulti.Instance, rule Rule) (dltmulti.Schedule, error) {
 		a = math.Min(a, rest)
 		if rest-a <= remainderTol*V { // absorb round-off into the last chunk
 			a = rest
+		}
+		if j%checkEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return dltmulti.Schedule{}, fmt.Errorf("dlt: %s: %w", rule, err)
+			}
 		}
 		if j >= MaxMessages {
 			return dltmulti.Schedule{}, fmt.Errorf("%w (%d): %s with V = %g, ρ = %g", ErrTooManyMessages, MaxMessages, rule, V, rho)

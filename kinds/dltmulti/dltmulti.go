@@ -202,7 +202,7 @@ func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result,
 		}
 		s, _, err = hdlt.Super(ctx, in, hdlt.Rule(strings.TrimPrefix(name, "super-")), crit, heuristicSeed)
 	case strings.HasPrefix(name, "hom-"):
-		s, err = hdlt.Homogeneous(in, hdlt.Rule(strings.TrimPrefix(name, "hom-")))
+		s, err = hdlt.Homogeneous(ctx, in, hdlt.Rule(strings.TrimPrefix(name, "hom-")))
 	default:
 		rule, psr, ok := strings.Cut(name, "-")
 		if !ok {
