@@ -24,15 +24,16 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The handler stays installed until the process exits: restoring the default
+	// action first (stop) left a window in which a late SIGINT killed the process
+	// after it had printed its result (the soak saw it, docs/robustness.md).
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	stdout, err := guardStdout()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "schedopt: "+err.Error())
 		stdout = os.Stdout
 	}
-	code := run(ctx, os.Args[1:], stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(run(ctx, os.Args[1:], stdout, os.Stderr))
 }
 
 // env is what the commands write to.
