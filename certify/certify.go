@@ -297,6 +297,20 @@ func (c *certifier) certify(ctx context.Context, l look, depth int) (backends.Re
 	}
 	if l.verified {
 		c.steps = append(c.steps, "point verified, no proof of optimality ("+string(l.res.Status)+")")
+		return l.res, nil
+	}
+	if l.res.Status == backends.Other || l.res.Status == backends.NumericalError {
+		// No answer and no limit reached (seen: CBC 2.10 ending "before branch and
+		// bound" on a model with a MIP start, a worker that died): another path
+		// gets the question, so that the caller still gets a definite status.
+		if alt, ok := c.other(l, depth); ok {
+			c.notes = append(c.notes, fmt.Sprintf("%s ended with %s and no answer (%s)", l.who, l.res.Status, l.res.Message))
+			l2, err := c.solve(ctx, alt.s, alt.pre, c.m, PurposeConfirm, c.confirmOpts())
+			if err != nil {
+				return backends.Result{}, err
+			}
+			return c.certify(ctx, l2, depth+1)
+		}
 	}
 	return l.res, nil
 }

@@ -146,6 +146,8 @@ func TestPolicy(t *testing.T) {
 			want{backends.Optimal, 3, false, "point verified"}},
 		{"certify: optimum confirmed by the second backend", knapsack, nil, true, true, true,
 			want{backends.Optimal, 9, true, "cutoff solve on lpsolve infeasible"}},
+		{"a first solve without an answer: another path answers", knapsack, noSolution(backends.Other), true, false, false,
+			want{backends.Optimal, 9, true, "solver proof, point verified"}},
 		{"true infeasibility confirmed", lpInfeasible, nil, true, false, false,
 			want{backends.Infeasible, 0, true, "confirmed by"}},
 	}
