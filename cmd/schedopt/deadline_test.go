@@ -90,8 +90,10 @@ func TestSolveAndFrontEndWithinASecondOfTheLimitWhenTheSolverDoesNot(t *testing.
 			max := limit + time.Second + limit/20
 			if command == "front" {
 				// front's --time-limit is per solve: this front makes one solve, after
-				// reading the 1001-processor instance twice (base and pareto).
-				max += time.Second
+				// reading the 1001-processor instance twice (base and pareto), which
+				// takes up to a second or two on a loaded machine. Unfixed, it ran past
+				// 12 s.
+				max += 2 * time.Second
 			}
 			if took > max {
 				t.Errorf("%s took %s, want at most %s", command, took, max)

@@ -97,6 +97,8 @@ counts hangs (past the limit + 1 s), peak RSS over 1 GB for inputs under 1 MB, p
 exit statuses other than 0/1/2, bad-input messages that do not name the file, results
 that are not one JSON object, and signals not obeyed within 1 s. Failing inputs are kept
 in --keep. See docs/robustness.md.`,
+		Example: `  schedopt soak --runs 2000 --keep /tmp/soak instances/*.json
+  schedopt soak --runs 10000 --workers 2 --seed 4 --out counts.json --backends highs,cbc instances/*.json`,
 		Args: argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if f.runs <= 0 || f.workers <= 0 || f.timeLimit <= 0 {
