@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -146,6 +147,38 @@ func TestStoppedStatusAfterASignalOrTheDeadline(t *testing.T) {
 			stoppedStatus(res, tc.sig, tc.dl)
 			if res.Status != tc.want {
 				t.Errorf("status %q, want %q", res.Status, tc.want)
+			}
+		})
+	}
+}
+
+func TestSoakClassifiesRuns(t *testing.T) {
+	const limit = 2 * time.Second
+	for _, tc := range []struct {
+		name string
+		run  soakRun
+		want string // the first finding, "" for none
+	}{
+		{"a definite answer in time", soakRun{wall: time.Second, code: 0, stdout: `{"status":"optimal"}`}, ""},
+		{"bad input naming the file", soakRun{input: "/tmp/x/run1.json", wall: time.Millisecond, code: 2, stderr: "schedopt: /tmp/x/run1.json: V: missing\n"}, ""},
+		{"a run past the limit + 1 s", soakRun{wall: limit + 1100*time.Millisecond, code: 0, stdout: `{"status":"time_limit"}`}, "hang"},
+		{"a runtime crash", soakRun{input: "run1.json", code: 2, stderr: "fatal error: out of memory\n\ngoroutine 1 [running]:\n"}, "panic"},
+		{"bad input without the file", soakRun{input: "/tmp/x/run1.json", code: 2, stderr: "schedopt: V: missing\n"}, "bad message"},
+		{"two JSON objects", soakRun{code: 0, stdout: `{"status":"optimal"}{"status":"optimal"}`}, "bad json"},
+		{"a slow interrupt", soakRun{signal: time.Second, afterSig: 1500 * time.Millisecond, wall: 2500 * time.Millisecond, code: 1, stdout: `{"status":"interrupted"}`}, "slow signal"},
+		{"an interrupt that reports feasible", soakRun{signal: time.Second, afterSig: time.Millisecond, wall: time.Second, code: 0, stdout: `{"status":"feasible"}`}, "signal gave"},
+		{"a proof that completed as the signal came", soakRun{signal: time.Second, afterSig: time.Millisecond, wall: time.Second, code: 0, stdout: `{"status":"optimal"}`}, ""},
+		{"killed by a signal in the start-up window", soakRun{signal: 10 * time.Millisecond, afterSig: time.Millisecond, code: -1}, ""},
+		{"killed by a later signal", soakRun{signal: 500 * time.Millisecond, afterSig: time.Millisecond, code: -1}, "exit -1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := classify(&tc.run, limit)
+			first := ""
+			if len(got) > 0 {
+				first = got[0]
+			}
+			if (tc.want == "") != (first == "") || !strings.HasPrefix(first, tc.want) {
+				t.Errorf("findings %q, want first %q", got, tc.want)
 			}
 		})
 	}

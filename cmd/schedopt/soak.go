@@ -33,6 +33,9 @@ const (
 	soakSmallInput = 1 << 20
 	// soakSignalSlack is how long after SIGINT a run may take to end.
 	soakSignalSlack = time.Second
+	// soakEarlySignal is the start-up window: a SIGINT sent earlier may arrive before
+	// the handler is installed and kill the child, as for any program.
+	soakEarlySignal = 50 * time.Millisecond
 	// soakCapture caps the bytes kept of a child's stdout and stderr.
 	soakCapture = 1 << 20
 )
@@ -79,6 +82,7 @@ type soakCounts struct {
 	SlowSignal   int            `json:"slow_signal"`   // ended more than 1 s after SIGINT
 	NotInterrupt int            `json:"not_interrupt"` // SIGINT before the end, yet not "interrupted"
 	Signalled    int            `json:"signalled"`     // runs that received SIGINT before they ended
+	EarlySignal  int            `json:"early_signal"`  // killed by a SIGINT sent within the start-up window
 	MaxWall      float64        `json:"max_wall_s"`
 	MaxRSSMB     float64        `json:"max_rss_mb"`
 	Seconds      float64        `json:"seconds"`
@@ -303,6 +307,11 @@ func classify(r *soakRun, limit time.Duration) []string {
 	if strings.Contains(r.stderr, "panic:") || strings.Contains(r.stderr, "fatal error:") || strings.Contains(r.stderr, "goroutine ") {
 		out = append(out, "panic")
 	}
+	if r.code == -1 && r.signal > 0 && r.signal < soakEarlySignal && r.stdout == "" && r.stderr == "" {
+		// Killed by a SIGINT sent before the handler was installed: any program's
+		// start-up window, counted apart (EarlySignal), not a finding.
+		return nil
+	}
 	if r.code != 0 && r.code != 1 && r.code != 2 && !r.killed {
 		out = append(out, fmt.Sprintf("exit %d", r.code))
 	}
@@ -359,6 +368,9 @@ func tally(c *soakCounts, r *soakRun, findings []string, limit time.Duration) {
 	c.MaxRSSMB = max(c.MaxRSSMB, float64(r.rss)/(1<<20))
 	if r.signal > 0 {
 		c.Signalled++
+		if r.code == -1 && r.signal < soakEarlySignal && r.stdout == "" && r.stderr == "" {
+			c.EarlySignal++
+		}
 	}
 	for _, f := range findings {
 		switch {
