@@ -258,8 +258,10 @@ func FuzzReadLP(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	f.Add([]byte("max\n v: 3x + 2 y - z + 4\nst\n c1: x + y <= 4\n r: -1 <= x - z <= 2\n 2 >= y\nbounds\n x <= 1e30\n -5 <= z <= 5\n y free\ngen\n x\nbin\n b\nsemi\n z\nend\n"))
+	f.Add([]byte("max\n v: 3x + 2 y - z + 4\nst\n c1: x + y <= 4\n r: -1 <= x - z <= 2\n 2 >= y\nbounds\n x <= 1e30\n 1 <= z <= 5\n y free\ngen\n x\nbin\n b\nsemi\n z\nend\n"))
 	f.Add([]byte("Minimize\n obj:\nSubject To\nEnd\n"))
+	f.Add([]byte("\\ comment\nMAXIMIZE\n value: 3x + 2 y - z \\ trailing\nSUBJECT TO\n cap1: x + y <= 4\n cap2: x +\n     z >= 1\n -x + y = 0\n 0 >= -1\nBOUNDS\n x <= 10\n 1 <= z <= 5\n y free\n 3 >= x\n y >= -Infinity\nGENERALS\n x\nSEMIS\n z\nEND\n"))
+	f.Add([]byte("min\n obj: 2 a + b + 7 - 2\ns.t.\n r: -1 <= a - b <= 2\n s: 2 >= a\n t: a + 3 + b <= 5\n u: b >= -inf\nbounds\n a >= -INF\n b <= +inf\nbin\n c\nend\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m1, err := ReadLP(bytes.NewReader(data))
 		if err != nil {
