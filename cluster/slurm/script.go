@@ -152,19 +152,7 @@ func (j *Job) ArrayScript() string {
 	if j.Time > 0 {
 		w("#SBATCH --time=%s", FormatTime(j.Time))
 	}
-	w("#SBATCH --cpus-per-task=%d", j.cpus())
-	w("#SBATCH --ntasks=1")
-	if j.Mem != "" {
-		w("#SBATCH --mem=%s", j.Mem)
-	}
-	if j.Partition != "" {
-		w("#SBATCH --partition=%s", j.Partition)
-	}
-	if j.Account != "" {
-		w("#SBATCH --account=%s", j.Account)
-	}
-	w("#SBATCH --output=%s", filepath.Join(j.LogDir(), "task-%a.out"))
-	w("#SBATCH --open-mode=append")
+	j.resources(w, j.cpus(), "task-%a.out")
 	for _, e := range j.Extra {
 		l, _ := sbatchLine(e)
 		w("%s", l)
@@ -194,19 +182,7 @@ func (j *Job) MergeScript() string {
 	w("# the jobs still missing per shard (rerun schedopt bench --slurm to run them).")
 	w("#SBATCH --job-name=%s-merge", j.Name)
 	w("#SBATCH --time=%s", FormatTime(mergeTime))
-	w("#SBATCH --cpus-per-task=1")
-	w("#SBATCH --ntasks=1")
-	if j.Mem != "" {
-		w("#SBATCH --mem=%s", j.Mem)
-	}
-	if j.Partition != "" {
-		w("#SBATCH --partition=%s", j.Partition)
-	}
-	if j.Account != "" {
-		w("#SBATCH --account=%s", j.Account)
-	}
-	w("#SBATCH --output=%s", filepath.Join(j.LogDir(), "merge.out"))
-	w("#SBATCH --open-mode=append")
+	j.resources(w, 1, "merge.out")
 	w("")
 	w("set -euo pipefail")
 	w("cd %s", shellQuote(j.WorkDir))
@@ -270,3 +246,22 @@ func dquoted(s string) string {
 }
 
 var safeShellRE = regexp.MustCompile(`^[A-Za-z0-9_@%+=:,./-]+$`)
+
+// resources writes the #SBATCH lines both scripts share: one task of cpus CPUs, the
+// memory, partition and account when given, and the log file (appended to, so that a
+// resubmitted task keeps its earlier log) in the log directory.
+func (j *Job) resources(w func(format string, a ...any), cpus int, log string) {
+	w("#SBATCH --cpus-per-task=%d", cpus)
+	w("#SBATCH --ntasks=1")
+	if j.Mem != "" {
+		w("#SBATCH --mem=%s", j.Mem)
+	}
+	if j.Partition != "" {
+		w("#SBATCH --partition=%s", j.Partition)
+	}
+	if j.Account != "" {
+		w("#SBATCH --account=%s", j.Account)
+	}
+	w("#SBATCH --output=%s", filepath.Join(j.LogDir(), log))
+	w("#SBATCH --open-mode=append")
+}
