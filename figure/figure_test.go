@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
 )
 
 func TestDLTMultiRowsFollowTheMIPSemantics(t *testing.T) {

@@ -45,21 +45,29 @@ func New(title, xLabel, yLabel string) *plot.Plot {
 	return p
 }
 
-// Save writes p to base: base.svg and base.png when base has no extension, else the
-// one format its extension names. It returns the files written.
-func Save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
-	var files []string
+// Files returns the image files a figure named base is written to: base.svg and
+// base.png when base has no extension, else base itself when its extension is .svg,
+// .png or .pdf. Every figure of schedopt (single results, sweeps, maps) follows it.
+func Files(base string) ([]string, error) {
 	switch ext := strings.ToLower(filepath.Ext(base)); ext {
 	case ".svg", ".png", ".pdf":
-		files = []string{base}
+		return []string{base}, nil
 	case "":
-		files = []string{base + ".svg", base + ".png"}
+		return []string{base + ".svg", base + ".png"}, nil
 	default:
-		return nil, fmt.Errorf("plot: %s: unknown image format %q (use .svg or .png)", base, ext)
+		return nil, fmt.Errorf("figure: %s: unknown image format %q (use .svg or .png)", base, ext)
+	}
+}
+
+// Save writes p, w by h, to the files Files names for base and returns them.
+func Save(p *plot.Plot, base string, w, h vg.Length) ([]string, error) {
+	files, err := Files(base)
+	if err != nil {
+		return nil, err
 	}
 	for _, f := range files {
 		if err := p.Save(w, h, f); err != nil {
-			return nil, fmt.Errorf("plot: save %s: %w", f, err)
+			return nil, fmt.Errorf("figure: save %s: %w", f, err)
 		}
 	}
 	return files, nil

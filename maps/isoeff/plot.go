@@ -2,8 +2,8 @@ package isoeff
 
 import (
 	"fmt"
+	"github.com/schedopt/schedopt/figure"
 	"image/color"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -34,25 +34,11 @@ var (
 // (5.27) band below V_max; dotted: the (5.29) estimate above it). It returns the files
 // written.
 func Save(r *Result, bounds []BoundLine, title, base string) ([]string, error) {
-	var files []string
-	switch ext := strings.ToLower(filepath.Ext(base)); ext {
-	case ".svg", ".png":
-		files = []string{base}
-	case "":
-		files = []string{base + ".svg", base + ".png"}
-	default:
-		return nil, fmt.Errorf("isoeff: %s: unknown image format %q (use .svg or .png)", base, ext)
-	}
 	p, err := mapPlot(r, bounds, title)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range files {
-		if err := p.Save(figWidth, figHeight, name); err != nil {
-			return nil, fmt.Errorf("isoeff: %w", err)
-		}
-	}
-	return files, nil
+	return figure.Save(p, base, figWidth, figHeight)
 }
 
 func mapPlot(r *Result, bounds []BoundLine, title string) (*plot.Plot, error) {

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schedopt/schedopt/figure"
 	"github.com/schedopt/schedopt/maps/isoline"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -60,14 +61,9 @@ type Figure struct {
 // Save writes the figure to base: base.svg and base.png when base has no extension,
 // else the one format (.svg or .png) it names. It returns the files written.
 func Save(f Figure, base string) ([]string, error) {
-	var files []string
-	switch ext := strings.ToLower(filepath.Ext(base)); ext {
-	case ".svg", ".png":
-		files = []string{base}
-	case "":
-		files = []string{base + ".svg", base + ".png"}
-	default:
-		return nil, fmt.Errorf("mapplot: %s: unknown image format %q (use .svg or .png)", base, ext)
+	files, err := figure.Files(base)
+	if err != nil {
+		return nil, err
 	}
 	main, bar, err := f.plots()
 	if err != nil {
