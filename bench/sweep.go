@@ -41,13 +41,16 @@ type Record struct {
 	// Status is the result's status, or "error" when the job failed, or "unsupported"
 	// when the instance has no exact algorithm for an "exact" job.
 	Status string `json:"status"`
-	// Error says why a job failed; Crashed marks a panic inside the job.
-	Error   string        `json:"error,omitempty"`
-	Crashed bool          `json:"crashed,omitempty"`
-	Wall    float64       `json:"wall_seconds"`
-	Host    string        `json:"host,omitempty"`
-	Done    string        `json:"finished"` // RFC 3339 UTC
-	Result  *solve.Result `json:"result,omitempty"`
+	// Error says why a job failed; Crashed marks a panic inside the job; Abandoned
+	// marks a job whose solver ignored its hard stop (see SweepOptions.Overrun), recorded
+	// as time_limit while the solver was left to finish in the background.
+	Error     string        `json:"error,omitempty"`
+	Crashed   bool          `json:"crashed,omitempty"`
+	Abandoned bool          `json:"abandoned,omitempty"`
+	Wall      float64       `json:"wall_seconds"`
+	Host      string        `json:"host,omitempty"`
+	Done      string        `json:"finished"` // RFC 3339 UTC
+	Result    *solve.Result `json:"result,omitempty"`
 }
 
 // StatusUnsupported marks an "exact" job on an instance without an exact algorithm.
@@ -136,7 +139,17 @@ type SweepOptions struct {
 	OnDone func(rec *Record)
 	// Host is written into each record (optional).
 	Host string
+	// Overrun is how long a job with a time limit may run past it before its context
+	// is cancelled (default: max(10 s, half the limit)). A job whose solver still has
+	// not returned GiveUpGrace after that is recorded as abandoned (status time_limit)
+	// and its worker takes the next job: a solver deaf to its limit and to
+	// cancellation (HiGHS presolve on a large MIP checks neither) cannot stall a sweep.
+	Overrun time.Duration
 }
+
+// GiveUpGrace is how long a worker waits, after cancelling a job at its hard stop,
+// for a solver that ignores the cancellation before it records the job as abandoned.
+const GiveUpGrace = time.Second
 
 // SweepSummary counts what a sweep did.
 type SweepSummary struct {
@@ -302,8 +315,12 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 	jctx := ctx
 	if j.TimeLimit > 0 {
 		// A hard stop in case a backend overruns its own limit.
+		overrun := o.Overrun
+		if overrun <= 0 {
+			overrun = max(10*time.Second, j.TimeLimit/2)
+		}
 		var cancel context.CancelFunc
-		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+max(10*time.Second, j.TimeLimit/2))
+		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+overrun)
 		defer cancel()
 	}
 	policy, err := solve.NewPolicy(j.Backend, spec.Certify)
@@ -311,7 +328,14 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 		rec.Status, rec.Error = solve.StatusError, "certification policy: "+err.Error()
 		return rec
 	}
-	res, err := kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck, Policy: policy})
+	res, err, abandoned := runOrGiveUp(jctx, func() (*solve.Result, error) {
+		return kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck, Policy: policy})
+	})
+	if abandoned {
+		rec.Status, rec.Abandoned = solve.StatusTimeLimit, true
+		rec.Error = fmt.Sprintf("abandoned: the solver did not stop within %s of its hard stop (time limit + overrun)", GiveUpGrace)
+		return rec
+	}
 	switch {
 	case errors.Is(err, solve.ErrNoExact):
 		rec.Status, rec.Error = StatusUnsupported, err.Error()
@@ -324,6 +348,45 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 		}
 	}
 	return rec
+}
+
+// runOrGiveUp runs f in its own goroutine and returns what it returns, unless ctx
+// ends and f has not returned GiveUpGrace later: then it reports abandoned, and f
+// goes on in the background until it returns (its result is dropped). A panic in f is
+// re-raised in the caller's goroutine, where runJob records it.
+func runOrGiveUp(ctx context.Context, f func() (*solve.Result, error)) (res *solve.Result, err error, abandoned bool) {
+	type outcome struct {
+		res   *solve.Result
+		err   error
+		panic any
+		stack []byte
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				ch <- outcome{panic: v, stack: debug.Stack()}
+			}
+		}()
+		r, e := f()
+		ch <- outcome{res: r, err: e}
+	}()
+	var out outcome
+	select {
+	case out = <-ch:
+	case <-ctx.Done():
+		t := time.NewTimer(GiveUpGrace)
+		defer t.Stop()
+		select {
+		case out = <-ch:
+		case <-t.C:
+			return nil, nil, true
+		}
+	}
+	if out.panic != nil {
+		panic(fmt.Sprintf("%v\n%s", out.panic, firstLines(out.stack, 12)))
+	}
+	return out.res, out.err, false
 }
 
 func firstLines(b []byte, n int) string {

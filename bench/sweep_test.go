@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/bench"
@@ -26,6 +27,7 @@ type fakeProblem struct {
 	value float64
 	panic bool
 	fail  bool
+	deaf  time.Duration // sleep this long ignoring ctx, like a solver in HiGHS presolve
 	calls *atomic.Int64
 }
 
@@ -43,6 +45,9 @@ func (p *fakeProblem) Solve(ctx context.Context, req solve.Request) (*solve.Resu
 	}
 	if p.fail {
 		return nil, errors.New("fake solver failure")
+	}
+	if p.deaf > 0 {
+		time.Sleep(p.deaf)
 	}
 	if req.Backend == solve.Exact && p.value < 0 {
 		return nil, solve.ErrNoExact
@@ -67,6 +72,7 @@ func fakeLoader(calls *atomic.Int64) func([]byte, string) (kinds.Problem, error)
 			Value *float64 `json:"value"`
 			Panic bool     `json:"panic"`
 			Fail  bool     `json:"fail"`
+			Deaf  float64  `json:"deaf_seconds"`
 		}
 		if err := json.Unmarshal(data, &in); err != nil {
 			return nil, domain.Errorf("", "invalid JSON: %v", err)
@@ -74,7 +80,8 @@ func fakeLoader(calls *atomic.Int64) func([]byte, string) (kinds.Problem, error)
 		if in.Value == nil {
 			return nil, domain.Errorf("value", "missing")
 		}
-		return &fakeProblem{name: name, value: *in.Value, panic: in.Panic, fail: in.Fail, calls: calls}, nil
+		return &fakeProblem{name: name, value: *in.Value, panic: in.Panic, fail: in.Fail,
+			deaf: time.Duration(in.Deaf * float64(time.Second)), calls: calls}, nil
 	}
 }
 
@@ -236,6 +243,40 @@ func TestSweepRecordsCrashesAndFailuresAndGoesOn(t *testing.T) {
 	}
 	if r := by["inst03.json"]; r == nil || r.Status != solve.StatusOptimal {
 		t.Errorf("job after the failures recorded as %+v", r)
+	}
+}
+
+func TestSweepGivesUpOnASolverDeafToItsHardStop(t *testing.T) {
+	dir := t.TempDir()
+	writeInstances(t, dir, 3, map[int]string{0: `{"kind":"workload","value":5,"deaf_seconds":30}`})
+	spec := writeSpec(t, dir, `{"instances":[{"files":["inst*.json"]}],"backends":["highs"],"time_limits":["100ms"]}`)
+	out := filepath.Join(dir, "r.jsonl")
+	t0 := time.Now()
+	sum, err := bench.RunSweep(context.Background(), plan(t, spec, nil), bench.SweepOptions{Output: out, Workers: 1,
+		Overrun: 100 * time.Millisecond, NewSolver: fakeSolver, Load: fakeLoader(nil)})
+	took := time.Since(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0.1 s limit + 0.1 s overrun + GiveUpGrace, then two instant jobs; far below the 30 s sleep.
+	if limit := 200*time.Millisecond + bench.GiveUpGrace + 3*time.Second; took > limit {
+		t.Errorf("sweep took %s with a deaf job; want under %s", took, limit)
+	}
+	if sum.Ran != 3 {
+		t.Errorf("ran %d jobs; want 3 (the deaf one recorded, the others run)", sum.Ran)
+	}
+	recs, _ := bench.ReadRecords(out)
+	by := map[string]*bench.Record{}
+	for _, r := range recs {
+		by[filepath.Base(r.Instance)] = r
+	}
+	if r := by["inst00.json"]; r == nil || !r.Abandoned || r.Status != solve.StatusTimeLimit || !strings.Contains(r.Error, "abandoned") {
+		t.Errorf("deaf job recorded as %+v; want abandoned with status time_limit", r)
+	}
+	for _, name := range []string{"inst01.json", "inst02.json"} {
+		if r := by[name]; r == nil || r.Status != solve.StatusOptimal || r.Abandoned {
+			t.Errorf("%s after the deaf job recorded as %+v", name, r)
+		}
 	}
 }
 

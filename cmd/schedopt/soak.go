@@ -47,6 +47,7 @@ type soakFlags struct {
 	workers    int
 	seed       uint64
 	keep       string
+	keepErrors bool
 	out        string
 	signalFrac float64
 	backends   string
@@ -117,6 +118,7 @@ in --keep. See docs/robustness.md.`,
 	fl.IntVar(&f.workers, "workers", 2, "child runs at a time")
 	fl.Uint64Var(&f.seed, "seed", 1, "random seed")
 	fl.StringVar(&f.keep, "keep", "", "directory for the inputs and stderr of failing runs")
+	fl.BoolVar(&f.keepErrors, "keep-errors", false, "also keep runs whose status is \"error\" (in --keep/errors; not findings)")
 	fl.StringVar(&f.out, "out", "", "write the counts as JSON to FILE (rewritten every 50 runs)")
 	fl.Float64Var(&f.signalFrac, "signal", 0.1, "fraction of runs sent SIGINT at a random time within the limit")
 	fl.StringVar(&f.backends, "backends", "highs", "comma-separated backends the runs cycle through")
@@ -143,7 +145,7 @@ func soak(ctx context.Context, e *env, f soakFlags, paths []string) error {
 	}
 	defer os.RemoveAll(dir)
 	if f.keep != "" {
-		if err := os.MkdirAll(f.keep, 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(f.keep, "errors"), 0o755); err != nil {
 			return fmt.Errorf("soak: %w", err)
 		}
 	}
@@ -180,6 +182,10 @@ func soak(ctx context.Context, e *env, f soakFlags, paths []string) error {
 					fmt.Fprintf(e.stderr, "run %d (%s, %s): %s\n", i, filepath.Base(paths[src]), r.backend, strings.Join(findings, ", "))
 					if f.keep != "" {
 						keepRun(f.keep, i, in, &r, findings)
+					}
+				} else if f.keepErrors && f.keep != "" {
+					if st, err := soakStatus(r.stdout); err == nil && st == "error" {
+						keepRun(filepath.Join(f.keep, "errors"), i, in, &r, nil)
 					}
 				}
 				if counts.Runs%50 == 0 {
