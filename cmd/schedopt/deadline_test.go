@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -179,6 +182,55 @@ func TestSoakClassifiesRuns(t *testing.T) {
 			}
 			if (tc.want == "") != (first == "") || !strings.HasPrefix(first, tc.want) {
 				t.Errorf("findings %q, want first %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestFrontStopsAtASolveItHadToAbandon: a deadline sweep whose solver ignores its
+// limit must not start point after point while the abandoned solves go on in the
+// background; it records the abandoned point, marks the rest "not run", and stops.
+func TestFrontStopsAtASolveItHadToAbandon(t *testing.T) {
+	const path = "../../instances/dlt-multi-tiny-m3-n4.json"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	base, err := e.loadProblem(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, abandonAt := range []int{0, 2, 4} {
+		t.Run(fmt.Sprintf("abandoned at point %d", abandonAt), func(t *testing.T) {
+			calls := 0
+			run := func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error) {
+				calls++
+				if calls-1 == abandonAt {
+					return nil, fmt.Errorf("%w: %w", errAbandoned, context.DeadlineExceeded)
+				}
+				x := float64(calls)
+				return &solve.Result{Status: solve.StatusOptimal, Objective: &x}, nil
+			}
+			fr, err := deadlineSweep(context.Background(), e, path, data, base, run, sweepRange{from: 300, to: 400, steps: 5}, true, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != abandonAt+1 {
+				t.Errorf("%d solves started; want %d (none after the abandoned one)", calls, abandonAt+1)
+			}
+			if len(fr.Points) != 5 {
+				t.Fatalf("%d points; want all 5 reported", len(fr.Points))
+			}
+			for k, pt := range fr.Points {
+				switch {
+				case k < abandonAt && pt.Status != solve.StatusOptimal:
+					t.Errorf("point %d: %s; want optimal", k, pt.Status)
+				case k == abandonAt && (pt.Status != solve.StatusTimeLimit || !strings.Contains(pt.Message, "abandoned")):
+					t.Errorf("point %d: %s %q; want time_limit, abandoned", k, pt.Status, pt.Message)
+				case k > abandonAt && (pt.Status != solve.StatusTimeLimit || !strings.HasPrefix(pt.Message, "not run")):
+					t.Errorf("point %d: %s %q; want time_limit, not run", k, pt.Status, pt.Message)
+				}
 			}
 		})
 	}

@@ -104,7 +104,8 @@ both when the name has no extension).`,
 			}
 			// Every solve of the curve has its own wall-clock deadline (--time-limit +
 			// wallClockGrace, as solve's) and is abandoned abandonGrace after it or
-			// after a signal when its solver does not stop.
+			// after a signal when its solver does not stop (errAbandoned): the sweep
+			// then stops, so abandoned solves never pile up (see deadlineSweep).
 			run := func(ctx context.Context, p kinds.Problem, start []float64) (*solve.Result, error) {
 				pctx, cancel := wallClock(ctx, f.timeLimit)
 				defer cancel()
@@ -113,7 +114,7 @@ both when the name has no extension).`,
 				res, err := within(pctx, func() (*solve.Result, error) {
 					return kinds.Run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
 				})
-				if err != nil && pctx.Err() != nil && ctx.Err() == nil {
+				if err != nil && !errors.Is(err, errAbandoned) && pctx.Err() != nil && ctx.Err() == nil {
 					return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: solve.StatusTimeLimit,
 						Message: "stopped before the solve ended: " + err.Error()}, nil
 				}
@@ -260,6 +261,21 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base k
 		}
 		res, err := run(ctx, p, start)
 		pt := FrontPoint{T: t}
+		if errors.Is(err, errAbandoned) && ctx.Err() == nil {
+			// The solver ignored its limit and still runs in the background. Every
+			// point is a model of the same size, so the next would do the same: stop
+			// here rather than pile up solves, and say so for the rest.
+			pt.Status, pt.Message = solve.StatusTimeLimit, "the solver did not stop at its limit and was abandoned"
+			fr.Points = append(fr.Points, pt)
+			for _, rest := range ts[k+1:] {
+				fr.Points = append(fr.Points, FrontPoint{T: rest, Status: solve.StatusTimeLimit,
+					Message: fmt.Sprintf("not run: the solve at T=%.6g ignored its time limit", t)})
+			}
+			if verbose {
+				fmt.Fprintf(e.stderr, "front: %d/%d T=%.6g abandoned; the remaining %d points are not run\n", k+1, len(ts), t, len(ts)-k-1)
+			}
+			break
+		}
 		if err != nil {
 			pt.Status, pt.Message = solve.StatusError, err.Error()
 		} else {
