@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxDepth caps the nesting of objects and arrays in an input document. The deepest
@@ -39,30 +40,163 @@ func Decode(data []byte, v any) error {
 // trailing data and the depth cap are checked everywhere. Syntax errors are reported as
 // JSONError reports them.
 func CheckJSON(data []byte, v any) error {
-	var t reflect.Type
+	w := &strictWalker{structs: map[reflect.Type]*structFields{}}
 	if v != nil {
-		t = reflect.TypeOf(v)
+		w.root = reflect.TypeOf(v)
 	}
+	if json.Valid(data) {
+		// The common case, a well-formed document, takes a scan with no allocation
+		// per token; a malformed one takes encoding/json's tokenizer, whose errors
+		// place the fault.
+		return w.scanValid(data)
+	}
+	return w.walkTokens(data)
+}
+
+// strictWalker follows a document's objects and arrays against the Go type they
+// decode into, for CheckJSON.
+type strictWalker struct {
+	root  reflect.Type
+	stack []strictFrame
+	// Struct field tables, built once per type: an array of 10⁵ objects must not
+	// walk its element type's fields 10⁵ times.
+	structs map[reflect.Type]*structFields
+}
+
+// path renders the JSON path of the value being read.
+func (w *strictWalker) path() string { return renderPath(w.stack) }
+
+// wantKey reports whether an object key (or its end) comes next.
+func (w *strictWalker) wantKey() bool {
+	n := len(w.stack)
+	return n > 0 && w.stack[n-1].obj && w.stack[n-1].wantKey
+}
+
+// open starts an object or array value.
+func (w *strictWalker) open(obj bool) error {
+	if len(w.stack) >= MaxDepth {
+		return Errorf(w.path(), "nested deeper than %d levels", MaxDepth)
+	}
+	t := w.root
+	if n := len(w.stack); n > 0 {
+		t = w.stack[n-1].elem
+	}
+	w.stack = append(w.stack, newFrame(obj, t, w.structs))
+	return nil
+}
+
+// close ends the innermost object or array, which completes a value.
+func (w *strictWalker) close() {
+	w.stack = w.stack[:len(w.stack)-1]
+	w.valueDone()
+}
+
+// key checks an object key: no duplicate, and a field of the struct it decodes into.
+func (w *strictWalker) key(key string) error {
+	f := &w.stack[len(w.stack)-1]
+	f.key, f.wantKey = key, false
+	if f.seenKey(key) {
+		return Errorf(w.path(), "duplicate key %q", key)
+	}
+	f.elem = nil
+	if f.fields != nil {
+		ft, ok := f.fields.types[key]
+		if !ok {
+			return Errorf(w.path(), "%s", unknownField(key, f.fields.names))
+		}
+		f.elem = ft
+	} else if f.mapElem != nil {
+		f.elem = f.mapElem
+	}
+	return nil
+}
+
+// number checks a number's range; the path is rendered only when it is out of range.
+func (w *strictWalker) number(text string) error {
+	if reason := numberRangeReason(text); reason != "" {
+		return Errorf(w.path(), "%s", reason)
+	}
+	w.valueDone()
+	return nil
+}
+
+// valueDone moves past a completed value.
+func (w *strictWalker) valueDone() {
+	if n := len(w.stack); n > 0 {
+		if w.stack[n-1].obj {
+			w.stack[n-1].wantKey = true
+		} else {
+			w.stack[n-1].idx++
+		}
+	}
+}
+
+// scanValid walks a document json.Valid accepted: one value, well formed, so the scan
+// only has to find where each token ends.
+func (w *strictWalker) scanValid(data []byte) error {
+	for i := 0; i < len(data); {
+		c := data[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == ':':
+			i++
+		case c == '{' || c == '[':
+			if err := w.open(c == '{'); err != nil {
+				return err
+			}
+			i++
+		case c == '}' || c == ']':
+			w.close()
+			i++
+		case c == '"':
+			j, escaped := i+1, false
+			for data[j] != '"' {
+				if data[j] == '\\' {
+					escaped = true
+					j++
+				}
+				j++
+			}
+			if w.wantKey() {
+				key := string(data[i+1 : j])
+				if escaped || !utf8.ValidString(key) {
+					// As encoding/json reads it: escapes decoded, bad UTF-8 as U+FFFD.
+					if err := json.Unmarshal(data[i:j+1], &key); err != nil {
+						return JSONError(data, err)
+					}
+				}
+				if err := w.key(key); err != nil {
+					return err
+				}
+			} else {
+				w.valueDone()
+			}
+			i = j + 1
+		case c == 't' || c == 'n':
+			w.valueDone()
+			i += 4
+		case c == 'f':
+			w.valueDone()
+			i += 5
+		default: // a number
+			j := i + 1
+			for j < len(data) && (data[j] >= '0' && data[j] <= '9' || data[j] == '.' || data[j] == 'e' || data[j] == 'E' || data[j] == '+' || data[j] == '-') {
+				j++
+			}
+			if err := w.number(string(data[i:j])); err != nil {
+				return err
+			}
+			i = j
+		}
+	}
+	return nil
+}
+
+// walkTokens walks a malformed document with encoding/json's tokenizer, so that
+// strictness errors before the fault are reported in document order and the fault
+// itself as encoding/json places it.
+func (w *strictWalker) walkTokens(data []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var stack []strictFrame
-	path := func() string { return renderPath(stack) }
-	// valueType is the type expected for the value about to start.
-	valueType := func() reflect.Type {
-		if len(stack) == 0 {
-			return t
-		}
-		return stack[len(stack)-1].elem
-	}
-	valueDone := func() {
-		if n := len(stack); n > 0 {
-			if stack[n-1].obj {
-				stack[n-1].wantKey = true
-			} else {
-				stack[n-1].idx++
-			}
-		}
-	}
 	started := false
 	for {
 		tok, err := dec.Token()
@@ -73,7 +207,7 @@ func CheckJSON(data []byte, v any) error {
 			return nil
 		}
 		if err != nil {
-			if started && len(stack) == 0 {
+			if started && len(w.stack) == 0 {
 				line, col := lineCol(data, dec.InputOffset())
 				return Errorf("", "invalid JSON: data after the top-level value (line %d, column %d)", line, col)
 			}
@@ -84,36 +218,19 @@ func CheckJSON(data []byte, v any) error {
 			}
 			return JSONError(data, uerr)
 		}
-		if started && len(stack) == 0 {
+		if started && len(w.stack) == 0 {
 			line, col := lineCol(data, dec.InputOffset())
 			return Errorf("", "invalid JSON: data after the top-level value (line %d, column %d)", line, col)
 		}
 		started = true
-		if n := len(stack); n > 0 && stack[n-1].obj && stack[n-1].wantKey {
+		if w.wantKey() {
 			if d, ok := tok.(json.Delim); ok && d == '}' {
-				stack = stack[:n-1]
-				valueDone()
+				w.close()
 				continue
 			}
 			key, _ := tok.(string)
-			f := &stack[n-1]
-			f.key, f.wantKey = key, false
-			if f.seen == nil {
-				f.seen = map[string]bool{}
-			}
-			if f.seen[key] {
-				return Errorf(path(), "duplicate key %q", key)
-			}
-			f.seen[key] = true
-			f.elem = nil
-			if f.fields != nil {
-				ft, ok := f.fields[key]
-				if !ok {
-					return Errorf(path(), "%s", unknownField(key, f.names))
-				}
-				f.elem = ft
-			} else if f.mapElem != nil {
-				f.elem = f.mapElem
+			if err := w.key(key); err != nil {
+				return err
 			}
 			continue
 		}
@@ -121,21 +238,18 @@ func CheckJSON(data []byte, v any) error {
 		case json.Delim:
 			switch d {
 			case '{', '[':
-				if len(stack) >= MaxDepth {
-					return Errorf(path(), "nested deeper than %d levels", MaxDepth)
+				if err := w.open(d == '{'); err != nil {
+					return err
 				}
-				stack = append(stack, newFrame(d == '{', valueType()))
 			default:
-				stack = stack[:len(stack)-1]
-				valueDone()
+				w.close()
 			}
 		case json.Number:
-			if err := CheckNumber(path(), string(d)); err != nil {
+			if err := w.number(string(d)); err != nil {
 				return err
 			}
-			valueDone()
 		default:
-			valueDone()
+			w.valueDone()
 		}
 	}
 }
@@ -153,35 +267,74 @@ const (
 // CheckNumber checks that the JSON number text lies in the range every input number
 // must: zero or a magnitude in [MinMagnitude, MaxMagnitude].
 func CheckNumber(field, text string) error {
-	v, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsInf(v, 0) {
-		return Errorf(field, "number %s is out of range (magnitudes up to %g)", text, MaxMagnitude)
-	}
-	if a := math.Abs(v); a > MaxMagnitude {
-		return Errorf(field, "number %s is out of range (magnitudes up to %g, see \"Ranges and limits\" in docs/spec.md)", text, MaxMagnitude)
-	} else if a != 0 && a < MinMagnitude {
-		return Errorf(field, "number %s is out of range (0 or magnitudes from %g, see \"Ranges and limits\" in docs/spec.md)", text, MinMagnitude)
+	if reason := numberRangeReason(text); reason != "" {
+		return Errorf(field, "%s", reason)
 	}
 	return nil
+}
+
+// numberRangeReason is CheckNumber's reason for refusing text, "" when it is in range.
+func numberRangeReason(text string) string {
+	v, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(v, 0) {
+		return fmt.Sprintf("number %s is out of range (magnitudes up to %g)", text, MaxMagnitude)
+	}
+	if a := math.Abs(v); a > MaxMagnitude {
+		return fmt.Sprintf("number %s is out of range (magnitudes up to %g, see \"Ranges and limits\" in docs/spec.md)", text, MaxMagnitude)
+	} else if a != 0 && a < MinMagnitude {
+		return fmt.Sprintf("number %s is out of range (0 or magnitudes from %g, see \"Ranges and limits\" in docs/spec.md)", text, MinMagnitude)
+	}
+	return ""
 }
 
 // strictFrame is one open object or array while CheckJSON walks a document.
 type strictFrame struct {
 	obj     bool
-	key     string // object: the current key
-	wantKey bool   // object: a key (or '}') comes next
-	idx     int    // array: index of the value being read
-	seen    map[string]bool
-	fields  map[string]reflect.Type // struct: JSON name → field type; nil: any key
-	names   []string                // struct: the JSON names, sorted
-	mapElem reflect.Type            // map: the element type
-	elem    reflect.Type            // the type of the value being read; nil: unchecked
+	key     string          // object: the current key
+	wantKey bool            // object: a key (or '}') comes next
+	idx     int             // array: index of the value being read
+	keys    []string        // object: the keys read so far, while there are few
+	seen    map[string]bool // object: the keys read so far, once there are many
+	fields  *structFields   // struct: its JSON fields; nil: any key
+	mapElem reflect.Type    // map: the element type
+	elem    reflect.Type    // the type of the value being read; nil: unchecked
+}
+
+// seenKey records key in the frame and reports whether it was there already. Small
+// objects (every element of a long array of records) use a slice, not a map.
+func (f *strictFrame) seenKey(key string) bool {
+	const small = 16
+	if f.seen == nil {
+		if slices.Contains(f.keys, key) {
+			return true
+		}
+		f.keys = append(f.keys, key)
+		if len(f.keys) > small {
+			f.seen = make(map[string]bool, 2*small)
+			for _, k := range f.keys {
+				f.seen[k] = true
+			}
+		}
+		return false
+	}
+	if f.seen[key] {
+		return true
+	}
+	f.seen[key] = true
+	return false
+}
+
+// structFields are the JSON fields of a struct type.
+type structFields struct {
+	types map[string]reflect.Type // JSON name → field type
+	names []string                // the JSON names, sorted
 }
 
 var rawMessageType = reflect.TypeOf(json.RawMessage{})
 
-// newFrame opens an object or array whose Go type is t (nil: unchecked).
-func newFrame(obj bool, t reflect.Type) strictFrame {
+// newFrame opens an object or array whose Go type is t (nil: unchecked); structs
+// caches the field tables of struct types.
+func newFrame(obj bool, t reflect.Type, structs map[reflect.Type]*structFields) strictFrame {
 	f := strictFrame{obj: obj, wantKey: obj}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -191,33 +344,44 @@ func newFrame(obj bool, t reflect.Type) strictFrame {
 	}
 	switch {
 	case obj && t.Kind() == reflect.Struct:
-		f.fields = map[string]reflect.Type{}
-		for _, sf := range reflect.VisibleFields(t) {
-			if !sf.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
-				continue // its fields are promoted
-			}
-			if name == "" {
-				name = sf.Name
-			}
-			if _, dup := f.fields[name]; !dup {
-				f.fields[name] = sf.Type
-				f.names = append(f.names, name)
-			}
+		if sf, ok := structs[t]; ok {
+			f.fields = sf
+			return f
 		}
-		slices.Sort(f.names)
+		f.fields = fieldsOf(t)
+		structs[t] = f.fields
 	case obj && t.Kind() == reflect.Map:
 		f.mapElem = t.Elem()
 	case !obj && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):
 		f.elem = t.Elem()
 	}
 	return f
+}
+
+// fieldsOf lists the JSON fields of struct type t as encoding/json sees them.
+func fieldsOf(t reflect.Type) *structFields {
+	fs := &structFields{types: map[string]reflect.Type{}}
+	for _, sf := range reflect.VisibleFields(t) {
+		if !sf.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if sf.Anonymous && name == "" && sf.Type.Kind() == reflect.Struct {
+			continue // its fields are promoted
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		if _, dup := fs.types[name]; !dup {
+			fs.types[name] = sf.Type
+			fs.names = append(fs.names, name)
+		}
+	}
+	slices.Sort(fs.names)
+	return fs
 }
 
 // renderPath writes the JSON path of the value being read ("machines[3].rho").

@@ -1,7 +1,9 @@
 package domain
 
 import (
+	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -95,5 +97,50 @@ func TestSuggest(t *testing.T) {
 		if got := Suggest(tc.in, names); got != tc.want {
 			t.Errorf("Suggest(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// FuzzCheckJSONScansAgree: on every well-formed document, the allocation-free scan
+// CheckJSON uses and the encoding/json tokenizer it falls back to on malformed ones
+// find the same fault (or none).
+func FuzzCheckJSONScansAgree(f *testing.F) {
+	for _, s := range []string{
+		`{"kind":"x","fixed_lenght":true}`, `{"machines":[{"a1":1},{"a1":1,"rh0":2}]}`,
+		`{"n":1,"n":2}`, `{"matrix":[[1,-1e-300]]}`, `{"extra":{"a":1,"a":2}}`,
+		`{"fixed\u005flength":true,"ma\u0063hines":[{"a1":1,"a\u0031":2}]}`,
+		`{"kind":"a \"quoted\\\" \\ string","n":-0.5e+3,"matrix":[[],[true,false,null]]}`,
+		`[1, 2, {"x": "y"}]`, `"top"`, `3`, `null`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		data := []byte(s)
+		if !json.Valid(data) {
+			return
+		}
+		var d strictDoc
+		run := func(scan func(*strictWalker, []byte) error) string {
+			w := &strictWalker{root: reflect.TypeOf(&d), structs: map[reflect.Type]*structFields{}}
+			if err := scan(w, data); err != nil {
+				return err.Error()
+			}
+			return ""
+		}
+		fast, slow := run((*strictWalker).scanValid), run((*strictWalker).walkTokens)
+		if fast != slow {
+			t.Errorf("%q: scan says %q, tokenizer says %q", s, fast, slow)
+		}
+	})
+}
+
+func TestEscapedKeysAreTheirUnescapedNames(t *testing.T) {
+	var d strictDoc
+	if err := Decode([]byte(`{"fixed\u005flength":true,"n":2}`), &d); err != nil || !d.FixedLength {
+		t.Fatalf("escaped known key: %v, %+v", err, d)
+	}
+	err := Decode([]byte(`{"n":1,"\u006e":2}`), &d)
+	var fe *FieldError
+	if !errors.As(err, &fe) || !strings.Contains(fe.Reason, "duplicate key") {
+		t.Errorf("a key and its escaped spelling: got %v, want a duplicate key", err)
 	}
 }
