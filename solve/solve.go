@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/certify"
+	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/model"
 )
 
@@ -66,6 +68,12 @@ type Request struct {
 func Certified(ctx context.Context, m *model.Model, req Request, opts backends.Options) (certify.Result, error) {
 	if req.Solver == nil {
 		return certify.Result{}, fmt.Errorf("no solver for backend %q", req.Backend)
+	}
+	if err := m.CheckMagnitudes(); err != nil {
+		// Valid fields whose combination no solver can take (HiGHS refused such
+		// models, lp_solve and CBC answered them wrongly): the input is at fault.
+		return certify.Result{}, domain.Errorf("", "the instance's values are too far apart in scale for a solver: %v; change its units (see \"Ranges and limits\" in docs/spec.md)",
+			strings.TrimPrefix(err.Error(), model.ErrOutOfScale.Error()+": "))
 	}
 	return certify.Solve(ctx, req.Solver, m, opts, req.Policy)
 }

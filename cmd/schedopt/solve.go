@@ -13,6 +13,7 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/certify"
+	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
@@ -154,6 +155,12 @@ status, infeasible included.`,
 			}
 			if errors.Is(err, solve.ErrNoExact) {
 				return usagef("--backend exact: %s: %v; use %s", args[0], err, milpChoice())
+			}
+			if fe := (*domain.FieldError)(nil); errors.As(err, &fe) {
+				// Found while building or before solving (values whose scale no solver
+				// takes): bad input, one line naming the file, exit 2. The wrapping
+				// messages were formatted without the file, so the FieldError goes alone.
+				return domain.InFile(args[0], fe)
 			}
 			if err != nil {
 				if f.json {
