@@ -192,9 +192,14 @@ func LoadSpec(path string) (*Spec, error) {
 
 // ParseSpec parses and checks a sweep spec (without looking at the instances).
 func ParseSpec(data []byte) (*Spec, error) {
+	var s Spec
+	// The strict checks of instances (unknown keys with a "did you mean", duplicate
+	// keys, trailing data, depth) apply to specs too.
+	if err := domain.CheckJSON(data, &s); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var s Spec
 	if err := dec.Decode(&s); err != nil {
 		return nil, specJSONError(data, err)
 	}

@@ -354,6 +354,10 @@ func TestBadSpecsFailBeforeAnyJobWithFileFieldAndReason(t *testing.T) {
 		{"no backends", `{"instances":[{"files":["inst*.json"]}],"backends":[]}`, "backends", "empty"},
 		{"unknown heuristic", `{"instances":[{"files":["inst*.json"]}],"backends":["heuristic:nope"]}`, "backends[0]", "no instance"},
 		{"broken JSON", "{\"instances\":\n[", "", "JSON"},
+		{"a near-miss field name", `{"instances":[{"files":["inst*.json"]}],"backends":["highs"],"time_limit":["6s"]}`, "time_limit", `did you mean "time_limits"?`},
+		{"a near miss in a backend object", `{"instances":[{"files":["inst*.json"]}],"backends":[{"name":"highs","max_integer":3}]}`, "backends[0].max_integer", `did you mean "max_integers"?`},
+		{"a duplicate key", `{"instances":[{"files":["inst*.json"]}],"backends":["highs"],"backends":["cbc"]}`, "backends", "duplicate key"},
+		{"data after the spec", `{"instances":[{"files":["inst*.json"]}],"backends":["highs"]} {}`, "", "data after the top-level value"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
