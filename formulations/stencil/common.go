@@ -32,6 +32,18 @@ type Options struct {
 	Colours int
 	// NoSymmetry leaves out the symmetry breaking between identical processors.
 	NoSymmetry bool
+	// Loads, when it has one entry per processor, fixes the cells on each processor:
+	// the restricted model of one load vector in the search of exact/stencil. With
+	// symmetry breaking on, identical processors must be given non-increasing loads.
+	// Compact only.
+	Loads []float64
+	// MinCutCells, when it has one entry per processor, says that the arcs with
+	// exactly one end on processor p carry at least MinCutCells[p] cells (both
+	// directions counted): with Loads fixed, twice the face cells of the grid's
+	// isoperimetric bound (exact/gridcut). Compact adds it as a row over the cut
+	// indicators, which lifts the LP bound of a restricted model to the combinatorial
+	// one. The caller vouches for its validity. Compact only.
+	MinCutCells []float64
 }
 
 // ErrBadStart is returned by SetStart for a mapping or schedule the model cannot hold.

@@ -57,6 +57,12 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 		return nil, fmt.Errorf("stencil: the literal (ordered-pair) colouring is only built for the arc-slot model")
 	}
 	np, n := len(in.Processors), len(in.Tasks)
+	if opt.Loads != nil && len(opt.Loads) != np {
+		return nil, fmt.Errorf("stencil: %d loads for %d processors", len(opt.Loads), np)
+	}
+	if opt.MinCutCells != nil && len(opt.MinCutCells) != np {
+		return nil, fmt.Errorf("stencil: %d cut bounds for %d processors", len(opt.MinCutCells), np)
+	}
 	f := &Formulation{Model: model.New("stencil-compact"), Kind: "compact", TimeScale: timeScale(in.Deadline), in: in, unit: cellUnit(in)}
 	m := f.Model
 	f.ts = m.AddContinuous(0, in.Deadline*(1+dom.TimeTol)*f.TimeScale, "ts")
@@ -109,6 +115,21 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 		if pr.MemoryCells < in.TotalCells() {
 			m.AddConstr(mem, model.LE, math.Floor(pr.MemoryCells/f.unit+1e-9), fmt.Sprintf("memory[%d]", p))
 		}
+		if opt.Loads != nil {
+			m.AddConstr(mem, model.EQ, math.Round(opt.Loads[p]/f.unit), fmt.Sprintf("load[%d]", p))
+		}
+	}
+	if opt.Loads != nil {
+		// A processor no task can use must be given no load.
+		for p := range in.Processors {
+			usable := false
+			for u := 0; u < n; u++ {
+				usable = usable || f.a[u][p] != noVar
+			}
+			if !usable && math.Round(opt.Loads[p]/f.unit) != 0 {
+				return nil, fmt.Errorf("stencil: processor %d can take no task, its load is fixed at %g cells", p, opt.Loads[p])
+			}
+		}
 	}
 	// Adjacent task pairs and their cut indicators.
 	f.edges = groupEdges(in)
@@ -123,7 +144,8 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 					continue
 				}
 				sl := dom.Pair{p, k}
-				if e.mult[sl] == 0 && e.en[sl] == 0 {
+				// Slots that cost nothing need no indicator, unless the cut rows count them.
+				if e.mult[sl] == 0 && e.en[sl] == 0 && opt.MinCutCells == nil {
 					continue
 				}
 				w := m.AddContinuous(0, 1, fmt.Sprintf("w[%d,%d,%d,%d]", e.u, e.v, p, k))
@@ -137,6 +159,9 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 				}
 			}
 		}
+	}
+	if opt.MinCutCells != nil {
+		f.addCutRows(in, opt.MinCutCells)
 	}
 	col, err := addColouring(m, in, opt, mult, pairs, f.ts, f.TimeScale)
 	if err != nil {
@@ -161,6 +186,44 @@ func Compact(in *dom.Instance, opt Options) (*Formulation, error) {
 	}
 	m.SetObjective(model.Minimize, obj)
 	return f, m.Err()
+}
+
+// addCutRows adds, per processor p with minCells[p] > 0, the row
+// Σ_{task pairs {u,v}} cells(u,v)·Σ_{k≠p} (w[{u,v},(p,k)] + w[{u,v},(k,p)]) ≥ minCells[p]:
+// the arcs with exactly one end on p carry at least minCells[p] cells. With integral
+// assignments the least feasible w are the cut indicators, so the row cuts off no
+// mapping that satisfies the bound; with fractional ones it forces cut.
+func (f *Formulation) addCutRows(in *dom.Instance, minCells []float64) {
+	pairCells := map[[2]int]float64{}
+	for _, a := range in.Arcs {
+		pairCells[[2]int{min(a.From, a.To), max(a.From, a.To)}] += a.Cells
+	}
+	// Rows in units of the smallest exchange, so that the thesis's are 0/1 rows.
+	scale := math.Inf(1)
+	for _, c := range pairCells {
+		if c > 0 {
+			scale = math.Min(scale, c)
+		}
+	}
+	if math.IsInf(scale, 1) {
+		scale = 1
+	}
+	for p, need := range minCells {
+		if need <= 0 {
+			continue
+		}
+		var e model.Expr
+		for _, te := range f.edges {
+			c := pairCells[[2]int{te.u, te.v}]
+			for sl, w := range te.w {
+				if sl[0] == p || sl[1] == p {
+					e.Add(w, c/scale)
+				}
+			}
+		}
+		// A hair below the bound, so that float noise in need never cuts the optimum.
+		f.Model.AddConstr(e, model.GE, need/scale*(1-1e-9), fmt.Sprintf("isoperimetry[%d]", p))
+	}
 }
 
 // groupEdges merges the arcs between each pair of tasks into one undirected edge with

@@ -38,9 +38,14 @@ type Problem struct {
 	Colouring Colouring
 	// NoStart skips the heuristic MIP start.
 	NoStart bool
+	// NoLoadSearch solves the whole model even when the load-vector search of
+	// exact/stencil applies (block grids of equal blocks, compact formulation).
+	NoLoadSearch bool
 
-	mu      sync.Mutex
-	decoded []int // the last decoded mapping, for the exact cross-check
+	mu       sync.Mutex
+	decoded  []int      // the last decoded mapping, for the exact cross-check
+	loads    *loadProof // the load-vector search, once run
+	loadsErr error      // why it does not apply
 }
 
 // Colouring selects the colouring block of the compact model.
@@ -150,6 +155,11 @@ func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, erro
 	if err != nil {
 		return nil, err
 	}
+	return p.formulated(f), nil
+}
+
+// formulated wraps a built formulation with its decoder (see Formulate).
+func (p *Problem) formulated(f *fst.Formulation) *solve.Formulated {
 	cols := f.Model.Columns()
 	decode := func(x []float64) (any, solve.EvaluatorCheck, error) {
 		claim := f.Model.ObjectiveConstant()
@@ -180,7 +190,7 @@ func (p *Problem) FormulateContext(ctx context.Context) (*solve.Formulated, erro
 		}
 		return sol, check, nil
 	}
-	return &solve.Formulated{Model: f.Model, Decode: decode}, nil
+	return &solve.Formulated{Model: f.Model, Decode: decode}
 }
 
 // maxStartEdges caps the edges (communication quanta) of a mapping's multigraph that
@@ -272,14 +282,29 @@ func (p *Problem) evaluate(assign []int, sched [][]dst.Pair) (*dst.Solution, sol
 	return ev.Solution(assign, sched), check, nil
 }
 
-// Solve solves the instance with req's backend. The exact cross-check enumerates all
-// mappings of tiny instances; otherwise it recomputes the energy of the decoded mapping
-// with its exact chromatic index (the rounds the model reports must not undercut it).
+// Solve solves the instance with req's backend. Block grids of equal blocks with the
+// compact formulation go through the load-vector search (solveByLoads: MILPs with the
+// loads fixed for the vectors the isoperimetric bound leaves open, the rest closed by
+// the bound); other instances, or searches that leave too many vectors open, solve
+// the whole model. The exact cross-check enumerates all mappings of tiny instances;
+// otherwise it recomputes the energy of the decoded mapping with its exact chromatic
+// index (the rounds the model reports must not undercut it).
 func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	p.mu.Lock()
 	p.decoded = nil
 	p.mu.Unlock()
-	res, err := kinds.SolveOne(ctx, p, req, p.Exact)
+	var res *solve.Result
+	var err error
+	byLoads := false
+	if req.Backend != solve.Exact && !p.NoLoadSearch && (p.Formulation == "" || p.Formulation == "compact") {
+		res, byLoads, err = p.solveByLoads(ctx, req)
+		if err != nil {
+			return nil, err
+		}
+	}
+	if !byLoads {
+		res, err = kinds.SolveOne(ctx, p, req, p.Exact)
+	}
 	if err != nil || res.Check.Exact == nil {
 		return res, err
 	}
@@ -291,8 +316,9 @@ func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, 
 }
 
 // Exact runs the exhaustive enumeration for tiny instances (at most 50,000 mappings,
-// each priced with its exact chromatic index), or, after a solve, the exact chromatic
-// index of the decoded mapping.
+// each priced with its exact chromatic index); after a solve, the exact chromatic
+// index of the decoded mapping; otherwise (`--backend exact`) the load-vector search,
+// which is exact when its bounds close every load vector but the incumbent's.
 func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	if out, err := p.Enumerate(ctx); !errors.Is(err, solve.ErrNoExact) {
 		return out, err
@@ -301,7 +327,11 @@ func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	assign := p.decoded
 	p.mu.Unlock()
 	if assign == nil {
-		return nil, fmt.Errorf("%w: %d^%d mappings are too many to enumerate", solve.ErrNoExact, len(p.Inst.Processors), len(p.Inst.Tasks))
+		out, err := p.exactByLoads(ctx)
+		if errors.Is(err, solve.ErrNoExact) {
+			return nil, fmt.Errorf("%w: %d^%d mappings are too many to enumerate; %v", solve.ErrNoExact, len(p.Inst.Processors), len(p.Inst.Tasks), err)
+		}
+		return out, err
 	}
 	mu, err := p.Inst.Bundles(assign)
 	if err != nil {
