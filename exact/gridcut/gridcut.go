@@ -162,8 +162,14 @@ func profile(ctx context.Context, g Grid, lim limits) (Result, error) {
 		return Result{Min: m, Exact: true, Method: fmt.Sprintf("slice DP along axis %d", bestAxis)}, nil
 	}
 	out := make([]int64, n+1)
+	method := "layer bound (best over axes)"
 	for a := range g {
 		if g[a].Len == 1 {
+			continue
+		}
+		if layerWork(g, a) > lim.work {
+			// Too slow for this axis; the others, or the zero bound, remain valid.
+			method = "layer bound (best over the affordable axes)"
 			continue
 		}
 		lb, err := layerBound(ctx, g, a, lim)
@@ -177,7 +183,18 @@ func profile(ctx context.Context, g Grid, lim limits) (Result, error) {
 	for k := range out {
 		out[k] = max(out[k], out[n-k])
 	}
-	return Result{Min: out, Method: "layer bound (best over axes)"}, nil
+	return Result{Min: out, Method: method}, nil
+}
+
+// layerWork estimates the steps of the layer bound along a (its own part, without the
+// layer's profile).
+func layerWork(g Grid, a int) float64 {
+	c := float64(cross(g, a).Cells() + 1)
+	work := float64(g[a].Len) * float64(g.Cells()+1) * c * c
+	if _, cyclic := g[a].links(); cyclic {
+		work *= c
+	}
+	return work
 }
 
 // cross returns the grid of one slice across axis a (axis a of length 1).
@@ -378,6 +395,9 @@ func layerBound(ctx context.Context, g Grid, a int, lim limits) ([]int64, error)
 			}
 		}
 		for layer := 1; layer < L; layer++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			for t := range next {
 				for m := range next[t] {
 					next[t][m] = inf

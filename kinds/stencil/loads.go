@@ -173,7 +173,9 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 	bound := lp.proof.Closed
 	solved, skipped, nodes := 0, 0, int64(0)
 	open := false
+	visited := 0
 	for i, v := range vectors {
+		visited = i + 1
 		if i > 0 && v.Bound >= bestObj-xst.PruneTol*math.Abs(bestObj) {
 			skipped++
 			bound = math.Min(bound, v.Bound)
@@ -226,6 +228,11 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 				break
 			}
 		}
+	}
+	for _, v := range vectors[visited:] {
+		// Left when the run was interrupted: still open.
+		open = true
+		bound = math.Min(bound, v.Bound)
 	}
 	if best == nil {
 		return nil, false, fmt.Errorf("%s: load-vector search: no solve", p.Name())

@@ -128,7 +128,10 @@ func (p *Problem) BuildContext(ctx context.Context) (*fst.Formulation, error) {
 		return nil, err
 	}
 	if !p.NoStart {
-		best, ok := p.BestHeuristic(ctx)
+		best, ok := p.cachedIncumbent()
+		if best == nil {
+			best, ok = p.BestHeuristic(ctx)
+		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("stencil: MIP start: %w", err)
 		}
@@ -138,6 +141,18 @@ func (p *Problem) BuildContext(ctx context.Context) (*fst.Formulation, error) {
 		}
 	}
 	return f, nil
+}
+
+// cachedIncumbent returns the heuristic incumbent of an earlier load-vector search
+// (nil when there was none), so that the MIP start of the whole model does not run
+// the heuristics again.
+func (p *Problem) cachedIncumbent() (*dst.Solution, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.loads == nil {
+		return nil, false
+	}
+	return p.loads.best, true
 }
 
 // Formulate builds the MILP and its decoder. The decoder reads the mapping, replaces
