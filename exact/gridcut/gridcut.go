@@ -102,8 +102,13 @@ var defaultLimits = limits{sliceCells: 16, wrapCells: 8, work: 2e9}
 // maxBruteCells bounds the grids Brute enumerates.
 const maxBruteCells = 24
 
-// ErrTooLarge is returned by Brute for grids of more than 24 blocks.
-var ErrTooLarge = errors.New("gridcut: grid too large to enumerate")
+// ErrTooLarge is returned by Brute for grids of more than 24 blocks, and by Profile
+// for grids whose total edge weight does not fit the int64 sums of the DP.
+var ErrTooLarge = errors.New("gridcut: grid too large")
+
+// maxTotalWeight bounds the total edge weight Profile accepts: every sum it forms is
+// at most that, far from the int64 limit and from its own infinity.
+const maxTotalWeight = 1 << 58
 
 // Brute returns the exact profile by enumerating all subsets (tests, tiny grids).
 func Brute(g Grid) ([]int64, error) {
@@ -142,6 +147,13 @@ func profile(ctx context.Context, g Grid, lim limits) (Result, error) {
 		}
 	}
 	n := g.Cells()
+	total := 0.0
+	for a := range g {
+		total += float64(g[a].Weight) * 2 * float64(n)
+	}
+	if total > maxTotalWeight {
+		return Result{}, fmt.Errorf("%w: total edge weight about %g", ErrTooLarge, total)
+	}
 	if n == 1 {
 		return Result{Min: []int64{0, 0}, Exact: true, Method: "single block"}, nil
 	}

@@ -2,6 +2,7 @@ package gridcut
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -170,6 +171,13 @@ func TestProfileStopsWhenCancelled(t *testing.T) {
 	cancel()
 	if _, err := Profile(ctx, Grid{{8, false, 1}, {4, false, 1}, {4, false, 1}}); err == nil {
 		t.Fatal("a cancelled profile returned no error")
+	}
+}
+
+func TestProfileRefusesWeightsItCannotSum(t *testing.T) {
+	g := Grid{{8, false, 1 << 53}, {4, false, 1}, {4, false, 1}}
+	if _, err := Profile(context.Background(), g); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("faces of 2^53: %v, want ErrTooLarge", err)
 	}
 }
 

@@ -76,6 +76,9 @@ func (p *Problem) runLoadSearch(ctx context.Context) (*loadProof, error) {
 		g[a] = gridcut.Axis{Len: shape.Len[a], Periodic: shape.Periodic[a], Weight: shape.Weight[a]}
 	}
 	prof, err := gridcut.Profile(ctx, g)
+	if errors.Is(err, gridcut.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: %v", errNoLoadSearch, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("stencil: isoperimetric profile: %w", err)
 	}
@@ -182,6 +185,7 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 			continue
 		}
 		sub := req
+		sub.Start = nil // the incumbent, relabelled, is the start of its vector
 		if lim := req.Options.TimeLimit; lim > 0 {
 			left := lim - time.Since(t0)
 			if left <= 0 || ctx.Err() != nil {
