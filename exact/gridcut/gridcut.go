@@ -162,7 +162,7 @@ func profile(ctx context.Context, g Grid, lim limits) (Result, error) {
 		if g[a].Len == 1 {
 			continue
 		}
-		if w, ok := exactWork(g, a, lim); ok && w < bestWork {
+		if w, ok := exactWork(g, a, lim); ok && w < bestWork && dpFits(g) {
 			bestAxis, bestWork = a, w
 		}
 	}
@@ -234,20 +234,23 @@ func exactWork(g Grid, a int, lim limits) (float64, bool) {
 const inf = math.MaxInt64 / 4
 
 // sliceDP computes the exact profile by dynamic programming over the slices along a.
+// Values are held as int32 (half the memory traffic of int64); sliceDP is only called
+// when they fit (dpFits).
 func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 	cg := cross(g, a)
 	w := cg.Cells()
 	size := 1 << w
 	// Boundary of each slice mask inside the slice.
-	inner := make([]int64, size)
+	inner := make([]int32, size)
 	for _, e := range cg.Edges() {
 		for s := 0; s < size; s++ {
 			if (s>>e.U)&1 != (s>>e.V)&1 {
-				inner[s] += e.Weight
+				inner[s] += int32(e.Weight)
 			}
 		}
 	}
-	link, cyclic := g[a].links()
+	link64, cyclic := g[a].links()
+	link := int32(link64)
 	n := g.Cells()
 	half := n / 2
 	pop := make([]int, size)
@@ -258,13 +261,13 @@ func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 	for k := range best {
 		best[k] = inf
 	}
-	cur := make([][]int64, half+1)
-	next := make([][]int64, half+1)
+	cur := make([][]int32, half+1)
+	next := make([][]int32, half+1)
 	for c := range cur {
-		cur[c] = make([]int64, size)
-		next[c] = make([]int64, size)
+		cur[c] = make([]int32, size)
+		next[c] = make([]int32, size)
 	}
-	tmp := make([]int64, size)
+	tmp := make([]int32, size)
 	firsts := []int{-1}
 	if cyclic {
 		firsts = firsts[:0]
@@ -276,9 +279,7 @@ func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 	}
 	for _, first := range firsts {
 		for c := range cur {
-			for s := range cur[c] {
-				cur[c][s] = inf
-			}
+			fill(cur[c], inf32)
 		}
 		for s := 0; s < size; s++ {
 			if (first < 0 || s == first) && pop[s] <= half {
@@ -290,27 +291,15 @@ func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 				return nil, err
 			}
 			for c := range next {
-				for s := range next[c] {
-					next[c][s] = inf
-				}
+				fill(next[c], inf32)
 			}
-			for c := 0; c <= half; c++ {
-				row := cur[c]
-				any := false
-				for _, v := range row {
-					if v < inf {
-						any = true
-						break
-					}
-				}
-				if !any {
-					continue
-				}
-				copy(tmp, row)
+			// Counts above layer·w are unreachable after layer slices.
+			for c := 0; c <= min(half, layer*w); c++ {
+				copy(tmp, cur[c])
 				distanceTransform(tmp, w, link)
 				for s, v := range tmp {
 					nc := c + pop[s]
-					if v >= inf || nc > half {
+					if v >= inf32 || nc > half {
 						continue
 					}
 					if x := v + inner[s]; x < next[nc][s] {
@@ -322,13 +311,13 @@ func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 		}
 		for c := 0; c <= half; c++ {
 			for s, v := range cur[c] {
-				if v >= inf {
+				if v >= inf32 {
 					continue
 				}
 				if cyclic {
-					v += link * int64(pop[s^first])
+					v += link * int32(pop[s^first])
 				}
-				best[c] = min(best[c], v)
+				best[c] = min(best[c], int64(v))
 			}
 		}
 	}
@@ -338,20 +327,38 @@ func sliceDP(ctx context.Context, g Grid, a int) ([]int64, error) {
 	return best, nil
 }
 
+// inf32 is the int32 DP's infinity: far above any boundary it holds (dpFits), and
+// inf32 + w does not overflow.
+const inf32 = math.MaxInt32 / 4
+
+// dpFits reports whether every boundary of g fits the int32 DP below inf32.
+func dpFits(g Grid) bool {
+	var total int64
+	for _, e := range g.Edges() {
+		total += e.Weight
+	}
+	return total < inf32/4
+}
+
+func fill(f []int32, v int32) {
+	for i := range f {
+		f[i] = v
+	}
+}
+
 // distanceTransform replaces f by T ↦ min_S f(S) + w·|S ⊕ T| over the masks of w bits.
-func distanceTransform(f []int64, nbits int, w int64) {
+func distanceTransform(f []int32, nbits int, w int32) {
 	for b := 0; b < nbits; b++ {
 		bit := 1 << b
-		for s := range f {
-			if s&bit != 0 {
-				continue
-			}
-			x, y := f[s], f[s|bit]
-			if y+w < x {
-				f[s] = y + w
-			}
-			if x+w < y {
-				f[s|bit] = x + w
+		for base := 0; base < len(f); base += 2 * bit {
+			lo, hi := f[base:base+bit], f[base+bit:base+2*bit]
+			for i, x := range lo {
+				y := hi[i]
+				if y+w < x {
+					lo[i] = y + w
+				} else if x+w < y {
+					hi[i] = x + w
+				}
 			}
 		}
 	}

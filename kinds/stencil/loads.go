@@ -75,7 +75,22 @@ func (p *Problem) runLoadSearch(ctx context.Context) (*loadProof, error) {
 	for a := range g {
 		g[a] = gridcut.Axis{Len: shape.Len[a], Periodic: shape.Periodic[a], Weight: shape.Weight[a]}
 	}
-	prof, err := gridcut.Profile(ctx, g)
+	// The profile (up to a second for the Cuboid) is computed while the heuristics run.
+	type profiled struct {
+		r   gridcut.Result
+		err error
+	}
+	done := make(chan profiled, 1)
+	go func() {
+		r, err := gridcut.Profile(ctx, g)
+		done <- profiled{r, err}
+	}()
+	best, ok := p.BestHeuristic(ctx)
+	pr := <-done
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	prof, err := pr.r, pr.err
 	if errors.Is(err, gridcut.ErrTooLarge) {
 		return nil, fmt.Errorf("%w: %v", errNoLoadSearch, err)
 	}
@@ -84,10 +99,6 @@ func (p *Problem) runLoadSearch(ctx context.Context) (*loadProof, error) {
 	}
 	b, err := xst.NewBounder(in, shape, prof.Min)
 	if err != nil {
-		return nil, err
-	}
-	best, ok := p.BestHeuristic(ctx)
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if !ok {
@@ -239,7 +250,14 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 		bound = math.Min(bound, v.Bound)
 	}
 	if best == nil {
-		return nil, false, fmt.Errorf("%s: load-vector search: no solve", p.Name())
+		// The time limit ran out before the first MILP: no solution from a solve.
+		res = &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: req.Backend, Status: solve.StatusTimeLimit,
+			Message: lp.describe() + "; the time limit ran out before the MILP with the incumbent's loads"}
+		if !math.IsInf(bound, 0) {
+			res.Bound = solve.Ptr(bound)
+		}
+		res.Seconds.Build = lp.seconds
+		return res, true, nil
 	}
 	res = best
 	res.Nodes = nodes
