@@ -327,6 +327,9 @@ func equalLoads(a, b []int) bool {
 func (p *Problem) restricted(lp *loadProof, blocks []int, start []int) (*solve.Formulated, error) {
 	in := p.Inst
 	opt := p.options()
+	// The loads are fixed: the load-order rows between identical processors would only
+	// restate them (and the search has its own, pairwise-checked symmetry classes).
+	opt.NoSymmetry = true
 	opt.Loads = make([]float64, len(blocks))
 	opt.MinCutCells = make([]float64, len(blocks))
 	cells := in.Tasks[0].Cells
