@@ -11,6 +11,7 @@ import (
 	"github.com/schedopt/schedopt/exact/gridcut"
 	xst "github.com/schedopt/schedopt/exact/stencil"
 	fst "github.com/schedopt/schedopt/formulations/stencil"
+	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/model"
 	"github.com/schedopt/schedopt/solve"
 )
@@ -222,7 +223,12 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 		case r.Status == solve.StatusInfeasible:
 			// No mapping with these loads: closed.
 		case r.Status == solve.StatusOptimal && r.Objective != nil:
-			bound = math.Min(bound, *r.Objective)
+			// Optimal within the requested gaps: the vector's bound is the solver's.
+			vb := *r.Objective
+			if r.Bound != nil {
+				vb = math.Min(vb, *r.Bound)
+			}
+			bound = math.Min(bound, vb)
 		default:
 			open = true
 			vb := v.Bound
@@ -276,6 +282,12 @@ func (p *Problem) solveByLoads(ctx context.Context, req solve.Request) (res *sol
 			res.Gap = solve.Ptr(relGap(*res.Objective, bound))
 		}
 		proven := !open && solve.ProvenWithin(*res.Objective, bound, req.Options)
+		if inc := lp.best.E; *res.Objective > inc+kinds.EnergyTol*math.Max(1, math.Abs(inc)) {
+			// The incumbent is feasible, so its vector's MILP cannot end above it; a
+			// claim that does is not trusted.
+			proven = false
+			res.Message += fmt.Sprintf("; the MILPs' best %.9g J is worse than the heuristic incumbent's %.9g J", *res.Objective, inc)
+		}
 		switch {
 		case res.Status == solve.StatusError || res.Status == solve.StatusInterrupted:
 		case proven:
