@@ -215,9 +215,15 @@ func (f *Formulation) addCutRows(in *dom.Instance, minCells []float64) {
 		var e model.Expr
 		for _, te := range f.edges {
 			c := pairCells[[2]int{te.u, te.v}]
-			for sl, w := range te.w {
-				if sl[0] == p || sl[1] == p {
-					e.Add(w, c/scale)
+			for k := range in.Processors {
+				if k == p {
+					continue
+				}
+				// In processor order, so that the row is the same on every run.
+				for _, sl := range []dom.Pair{{p, k}, {k, p}} {
+					if w, ok := te.w[sl]; ok {
+						e.Add(w, c/scale)
+					}
 				}
 			}
 		}

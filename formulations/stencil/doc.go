@@ -29,6 +29,10 @@
 // The objective is E of the spec in J: Σ_p cells_p·energy_per_cell_p +
 // idle_power_p·(ts − busy_p) + Σ cut cells·link_energy. Times are measured in units of
 // the deadline (Formulation.TimeScale), so that ts ≤ 1 in the model.
+// Options.Loads and Options.MinCutCells build the restricted model of one load vector
+// for the search of exact/stencil: the cells per processor fixed, and one row per
+// processor saying that its cut arcs carry at least the grid's isoperimetric bound.
+//
 // SetStart installs a MIP start from a mapping and a round schedule (a heuristic's);
 // Decode reads a mapping and a round schedule back.
 package stencil
