@@ -3,11 +3,13 @@ package stencil
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	dom "github.com/schedopt/schedopt/domain/stencil"
 	"github.com/schedopt/schedopt/exact/edgecolour"
 	hs "github.com/schedopt/schedopt/heuristics/stencil"
+	"github.com/schedopt/schedopt/model"
 )
 
 func thesis(t testing.TB, grid, config string, deadline float64) *dom.Instance {
@@ -257,5 +259,70 @@ func TestArcSlotCellRowsStaySmallWithCoprimeDegrees(t *testing.T) {
 	}
 	if !rep.Feasible() {
 		t.Fatalf("start infeasible: %s", rep.Worst)
+	}
+}
+
+func TestCompactRestrictedToALoadVector(t *testing.T) {
+	in := thesis(t, "cuboid", "2cpu-2gpu", 3.22e-3)
+	cells := in.Tasks[0].Cells
+	loads := []float64{0, 0, 64 * cells, 64 * cells}
+	// Two 64-block halves of the Cuboid share 16 faces: 32 arcs of 4096 cells each way.
+	cut := []float64{0, 0, 32 * 4096, 32 * 4096}
+	f, err := Compact(in, Options{Colouring: Matchings, Loads: loads, MinCutCells: cut, NoSymmetry: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Model
+	found := map[string]bool{}
+	for r := 0; r < m.NumRows(); r++ {
+		name := m.RowName(model.Row(r))
+		if strings.HasPrefix(name, "load[") || strings.HasPrefix(name, "isoperimetry[") {
+			found[name] = true
+		}
+		if name == "isoperimetry[2]" {
+			lo, _ := m.RowBounds(model.Row(r))
+			idx, val := m.RowTerms(model.Row(r))
+			// Every cut indicator with processor 2 at one end, in units of one face
+			// exchange (both arcs, 8192 cells): coefficient 1, right-hand side 16 faces.
+			if math.Abs(lo-16) > 1e-6 || len(idx) == 0 {
+				t.Fatalf("isoperimetry[2]: lower %g, %d terms", lo, len(idx))
+			}
+			for _, v := range val {
+				if v != 1 {
+					t.Fatalf("isoperimetry[2]: coefficient %g", v)
+				}
+			}
+		}
+	}
+	for _, want := range []string{"load[0]", "load[1]", "load[2]", "load[3]", "isoperimetry[2]", "isoperimetry[3]"} {
+		if !found[want] {
+			t.Fatalf("row %s missing (rows found: %v)", want, found)
+		}
+	}
+	if found["isoperimetry[0]"] {
+		t.Fatal("a cut row for an idle processor")
+	}
+	// The halving mapping (I < 4 on gpu0) satisfies every row.
+	assign := make([]int, len(in.Tasks))
+	for u := range assign {
+		assign[u] = 2
+		if u%8 >= 4 {
+			assign[u] = 3
+		}
+	}
+	if err := f.SetStart(assign, schedule(t, in, assign)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := m.Verify(m.Start())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.Feasible() {
+		t.Fatalf("the halving violates the restricted model: %s", rep.Worst)
+	}
+	for _, bad := range []Options{{Loads: []float64{1}}, {MinCutCells: []float64{1, 2}}} {
+		if _, err := Compact(in, bad); err == nil {
+			t.Fatalf("%+v accepted", bad)
+		}
 	}
 }
