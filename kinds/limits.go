@@ -71,6 +71,15 @@ func (l Limits) CheckInput(path string) error {
 	return nil
 }
 
+// CheckReadSize refuses n bytes read from file above MaxInputBytes: for standard
+// input, whose size is known only as it is read (read at most MaxInputBytes+1).
+func (l Limits) CheckReadSize(file string, n int64) error {
+	if l.MaxInputBytes > 0 && n > l.MaxInputBytes {
+		return &domain.FieldError{File: file, Reason: fmt.Sprintf("the input has more than %d bytes, the limit (%s)", l.MaxInputBytes, override)}
+	}
+	return nil
+}
+
 // CheckSize refuses a problem whose estimated model exceeds MaxNonzeros, with the
 // estimate and its memory in the message. Problems without an estimate pass.
 func (l Limits) CheckSize(p Problem) error {

@@ -15,7 +15,7 @@ import (
 func newExportCmd(e *env) *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   "export INSTANCE.json --format mps|lp [-o FILE]",
+		Use:   "export [INSTANCE.json | -] --format mps|lp [-o FILE]",
 		Short: "Write an instance's MILP as free MPS or CPLEX LP",
 		Long: `export builds the MILP of an instance, exactly as solve would, and writes it in free
 MPS or CPLEX LP format, so other solvers can read it (and schedopt solve-mps can solve it
@@ -23,8 +23,12 @@ again). The output is byte-identical for the same instance.`,
 		Example: `  schedopt export instances/dlt-multi-tiny-m3-n4.json --format mps -o dlt.mps
   schedopt export instances/stencil-small.json --format lp | less
   schedopt export instances/workload-small.json --format mps | schedopt solve-mps /dev/stdin`,
-		Args: argsOf(cobra.ExactArgs(1)),
+		Args: argsOf(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			path, err := e.instanceArg(args)
+			if err != nil {
+				return err
+			}
 			var write func(m *model.Model, w io.Writer) error
 			switch format {
 			case "mps":
@@ -39,13 +43,13 @@ again). The output is byte-identical for the same instance.`,
 			// Reading and building a large instance take seconds: a signal stops
 			// them (abandonGrace later at most), with exit 1.
 			f, err := within(cmd.Context(), func() (*solve.Formulated, error) {
-				p, err := e.loadProblem(args[0])
+				p, err := e.loadProblem(path)
 				if err != nil {
 					return nil, err
 				}
 				f, err := kinds.Formulate(cmd.Context(), p)
 				if err != nil {
-					return nil, fmt.Errorf("%s: formulate: %w", args[0], err)
+					return nil, fmt.Errorf("%s: formulate: %w", displayPath(path), err)
 				}
 				return f, nil
 			})
@@ -56,7 +60,7 @@ again). The output is byte-identical for the same instance.`,
 				return err
 			}
 			if err := f.Model.Validate(); err != nil {
-				return fmt.Errorf("%s: formulate: %w", args[0], err)
+				return fmt.Errorf("%s: formulate: %w", displayPath(path), err)
 			}
 			if out == "" || out == "-" {
 				bw := bufio.NewWriter(e.stdout)

@@ -46,7 +46,7 @@ func newFrontCmd(e *env) *cobra.Command {
 	var fixed, total bool
 	var plotPath string
 	cmd := &cobra.Command{
-		Use:   "front INSTANCE.json",
+		Use:   "front [INSTANCE.json | -]",
 		Short: "Trade-off curve of energy against schedule length",
 		Long: `front computes the energy / schedule-length trade-off of an instance.
 
@@ -64,7 +64,7 @@ both when the name has no extension).`,
 		Example: `  schedopt front instances/dlt-single-table5.1-minenergy.json --steps 8 --plot out/front
   schedopt front instances/dlt-multi-tiny-m3-n4.json --from 300 --to 400 --step 10 --time-limit 30s --json
   schedopt front instances/workload-small.json --plot out/pareto.png`,
-		Args: argsOf(cobra.ExactArgs(1)),
+		Args: argsOf(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.options(e, true)
 			if err != nil {
@@ -79,14 +79,15 @@ both when the name has no extension).`,
 			if step < 0 || from < 0 || to < 0 {
 				return usagef("--from, --to and --step must be >= 0")
 			}
-			path := args[0]
-			if err := e.limits.CheckInput(path); err != nil {
-				return err
-			}
-			data, err := kinds.ReadFile(path)
+			arg, err := e.instanceArg(args)
 			if err != nil {
 				return err
 			}
+			data, err := e.readInstance(arg)
+			if err != nil {
+				return err
+			}
+			path := displayPath(arg)
 			base, err := builtin.Registry().Load(data, kinds.DefaultName(path))
 			if err != nil {
 				return domain.InFile(path, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"os"
 	"os/signal"
@@ -38,6 +39,7 @@ func main() {
 
 // env is what the commands write to.
 type env struct {
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 	// stderrTTY reports whether stderr is a terminal (progress bars) .
@@ -46,18 +48,75 @@ type env struct {
 	limits kinds.Limits
 }
 
-// loadProblem reads and validates an instance file under e's size limits: the file's
-// size is checked before it is read, and the model's estimated size before it is built.
-func (e *env) loadProblem(path string) (kinds.Problem, error) {
-	if err := e.limits.CheckInput(path); err != nil {
+// stdinArg is the instance argument that means standard input ("-", or no argument
+// when stdin is not a terminal): `schedopt gen ... | schedopt solve`. Messages name it
+// stdinName.
+const (
+	stdinArg  = "-"
+	stdinName = "stdin"
+)
+
+// instanceArg is the instance argument of a command taking at most one: args[0], or
+// stdinArg when there is none and the input is piped.
+func (e *env) instanceArg(args []string) (string, error) {
+	if len(args) > 0 {
+		return args[0], nil
+	}
+	if f, ok := e.stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return "", usagef("no instance: give INSTANCE.json, or pipe one in (schedopt gen ... | schedopt solve)")
+	}
+	return stdinArg, nil
+}
+
+// displayPath is how messages name an instance argument.
+func displayPath(path string) string {
+	if path == stdinArg {
+		return stdinName
+	}
+	return path
+}
+
+// readInstance reads an instance file, or standard input for stdinArg, under e's
+// input size limit: a file's size is checked before it is read, stdin's while it is.
+func (e *env) readInstance(path string) ([]byte, error) {
+	if path != stdinArg {
+		if err := e.limits.CheckInput(path); err != nil {
+			return nil, err
+		}
+		return kinds.ReadFile(path)
+	}
+	r := e.stdin
+	if e.limits.MaxInputBytes > 0 {
+		r = io.LimitReader(r, e.limits.MaxInputBytes+1)
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, &domain.FieldError{File: stdinName, Reason: err.Error()}
+	}
+	if err := e.limits.CheckReadSize(stdinName, int64(len(data))); err != nil {
 		return nil, err
 	}
-	p, err := builtin.Registry().LoadFile(path)
+	return data, nil
+}
+
+// loadProblem reads and validates an instance (a file, or stdin for stdinArg) under e's
+// size limits: the file's size is checked before it is read, and the model's estimated
+// size before it is built.
+func (e *env) loadProblem(path string) (kinds.Problem, error) {
+	data, err := e.readInstance(path)
 	if err != nil {
 		return nil, err
 	}
+	name := kinds.DefaultName(path)
+	if path == stdinArg {
+		name = stdinName
+	}
+	p, err := builtin.Registry().Load(data, name)
+	if err != nil {
+		return nil, domain.InFile(displayPath(path), err)
+	}
 	if err := e.limits.CheckSize(p); err != nil {
-		return nil, domain.InFile(path, err)
+		return nil, domain.InFile(displayPath(path), err)
 	}
 	return p, nil
 }
@@ -65,7 +124,7 @@ func (e *env) loadProblem(path string) (kinds.Problem, error) {
 // run executes the command line args and returns the exit status. Tests call it
 // in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
+	e := &env{stdin: os.Stdin, stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetOut(stdout)

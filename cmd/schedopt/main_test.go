@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/kinds"
 )
 
 // repo is the repository root, where instances/ lives.
@@ -231,7 +236,7 @@ func TestBadInputExitsTwoWithOneLineNamingFileFieldAndReason(t *testing.T) {
 		{"unknown backend", []string{"solve", good, "--backend", "cplex"}, []string{"--backend", "unknown backend"}},
 		{"gap out of range", []string{"solve", good, "--gap", "2"}, []string{"--gap", "[0, 1)"}},
 		{"malformed time limit", []string{"solve", good, "--time-limit", "ten"}, []string{"time-limit"}},
-		{"no instance", []string{"solve"}, []string{"accepts 1 arg"}},
+		{"two instances", []string{"solve", "a.json", "b.json"}, []string{"accepts at most 1 arg"}},
 		{"unknown command", []string{"sovle"}, []string{"unknown command"}},
 		{"unknown flag", []string{"solve", good, "--fast"}, []string{"unknown flag"}},
 		{"export without format", []string{"export", good}, []string{"--format"}},
@@ -463,4 +468,54 @@ func TestGenWritesLoadableDeterministicInstances(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "--m") {
 		t.Errorf("bad flag value: exit %d, stderr %q", code, errs)
 	}
+}
+
+// TestInstanceOnStandardInput: `schedopt gen ... | schedopt solve` (no argument, or
+// "-") reads the instance from stdin, under the same input limit, and bad input there
+// is named "stdin" (exit 2).
+func TestInstanceOnStandardInput(t *testing.T) {
+	inst, err := os.ReadFile("../../instances/dlt-multi-tiny-m3-n4.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		input string
+		code  int
+		want  string // in stdout (exit 0) or stderr
+	}{
+		{"solve with no argument", []string{"solve", "--json"}, string(inst), 0, `"status": "optimal"`},
+		{"solve -", []string{"solve", "-", "--json"}, string(inst), 0, `"status": "optimal"`},
+		{"export with no argument", []string{"export", "--format", "lp"}, string(inst), 0, "Subject To"},
+		{"bad input on stdin", []string{"solve"}, `{"kind":"dlt-multi","V":-1}`, 2, "schedopt: stdin: "},
+		{"empty stdin", []string{"solve", "-"}, ``, 2, "schedopt: stdin: "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], tc.args...)
+			cmd.Env = append(os.Environ(), "SCHEDOPT_TEST_AS_CLI=1")
+			cmd.Stdin = strings.NewReader(tc.input)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			_ = cmd.Run()
+			if code := cmd.ProcessState.ExitCode(); code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, stderr.String())
+			}
+			out := stdout.String()
+			if tc.code != 0 {
+				out = stderr.String()
+			}
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output %.300q does not contain %q", out, tc.want)
+			}
+		})
+	}
+	t.Run("stdin over the input limit", func(t *testing.T) {
+		e := &env{stdin: strings.NewReader(strings.Repeat(" ", 100)), limits: kinds.Limits{MaxInputBytes: 10}}
+		_, err := e.readInstance(stdinArg)
+		var fe *domain.FieldError
+		if !errors.As(err, &fe) || fe.File != stdinName || !strings.Contains(fe.Reason, "more than 10 bytes") {
+			t.Errorf("got %v, want a FieldError for stdin over 10 bytes", err)
+		}
+	})
 }

@@ -82,12 +82,13 @@ func newSolveCmd(e *env) *cobra.Command {
 	var f solveFlags
 	var plotPath string
 	cmd := &cobra.Command{
-		Use:   "solve INSTANCE.json",
+		Use:   "solve [INSTANCE.json | -]",
 		Short: "Solve one instance and check the result",
 		Long: `solve loads an instance (any kind of the spec), builds its MILP, solves it with the
 chosen backend (or the exact combinatorial algorithm with --backend exact), decodes the
 schedule, re-evaluates it with the kind's independent evaluator and, unless --no-check,
-cross-checks the objective with the exact oracle where one exists.
+cross-checks the objective with the exact oracle where one exists. Without an
+instance argument, or with "-", the instance is read from standard input.
 
 The status is "optimal" only when the solver proved optimality within --gap; "feasible"
 is a solution without that proof (for example at the time limit); "time_limit" means the
@@ -97,8 +98,9 @@ status, infeasible included.`,
   schedopt solve instances/dlt-multi-tiny-m3-n4.json --time-limit 60s --gap 0.002 --json
   schedopt solve instances/stencil-small.json --backend lpsolve --no-check
   schedopt solve instances/workload-small.json --backend exact
-  schedopt solve instances/dlt-multi-tiny-m3-n4.json --plot out/gantt.svg`,
-		Args: argsOf(cobra.ExactArgs(1)),
+  schedopt solve instances/dlt-multi-tiny-m3-n4.json --plot out/gantt.svg
+  schedopt gen stencil --grid sphere --config 2cpu-2gpu --deadline 2.66e-3 | schedopt solve --time-limit 10m`,
+		Args: argsOf(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts, err := f.options(e, true)
 			if err != nil {
@@ -112,9 +114,13 @@ status, infeasible included.`,
 			}
 			// Parsing a large instance takes seconds: it too ends at the deadline or
 			// a signal.
-			p, err := within(ctx, func() (kinds.Problem, error) { return e.loadProblem(args[0]) })
+			path, err := e.instanceArg(args)
+			if err != nil {
+				return err
+			}
+			p, err := within(ctx, func() (kinds.Problem, error) { return e.loadProblem(path) })
 			if errors.Is(err, errAbandoned) {
-				res := &solve.Result{Name: kinds.DefaultName(args[0]), Backend: f.backend,
+				res := &solve.Result{Name: kinds.DefaultName(displayPath(path)), Backend: f.backend,
 					Status: solve.StatusTimeLimit, Message: "stopped while reading the instance: " + err.Error()}
 				stoppedStatus(res, sigCtx, ctx)
 				if f.json {
@@ -154,13 +160,13 @@ status, infeasible included.`,
 				stoppedStatus(res, sigCtx, ctx)
 			}
 			if errors.Is(err, solve.ErrNoExact) {
-				return usagef("--backend exact: %s: %v; use %s", args[0], err, milpChoice())
+				return usagef("--backend exact: %s: %v; use %s", displayPath(path), err, milpChoice())
 			}
 			if fe := (*domain.FieldError)(nil); errors.As(err, &fe) {
 				// Found while building or before solving (values whose scale no solver
 				// takes): bad input, one line naming the file, exit 2. The wrapping
 				// messages were formatted without the file, so the FieldError goes alone.
-				return domain.InFile(args[0], fe)
+				return domain.InFile(displayPath(path), fe)
 			}
 			if err != nil {
 				if f.json {
@@ -179,7 +185,7 @@ status, infeasible included.`,
 				writeSummary(e.stdout, res)
 			}
 			if plotPath != "" {
-				if err := plotResult(args[0], res, plotPath); err != nil {
+				if err := plotResult(displayPath(path), res, plotPath); err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stderr, "wrote %s\n", plotPath)
