@@ -156,6 +156,15 @@ func (t *nameTable) strings() []string {
 	return out
 }
 
+// list returns the names as a nameList sharing the arena.
+func (t *nameTable) list() nameList {
+	end := make([]uint32, len(t.ends))
+	for i, e := range t.ends {
+		end[i] = uint32(e)
+	}
+	return nameList{arena: t.arena, end: end}
+}
+
 // release drops the arena and the slots; the strings already returned stay valid.
 func (t *nameTable) release() { *t = nameTable{} }
 

@@ -66,7 +66,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 
 	t.str("Subject To\n")
 	// Names of the extra rows of ranges, unique among all row names.
-	var taken nameSet
+	var taken *nameSet
 	for i := range m.NumRows() {
 		lo, hi := m.rowLo[i], m.rowHi[i]
 		switch classifyRow(lo, hi) {
@@ -80,7 +80,7 @@ func (m *Model) WriteLP(w io.Writer) error {
 			m.lpRow(t, rows[i], i, cols, "=", lo)
 		case rowRange:
 			if taken == nil {
-				taken = make(nameSet, len(rows)+1)
+				taken = newNameSet(len(rows) + 1)
 				taken.unique(objRowName)
 				for _, r := range rows {
 					taken.unique(r)

@@ -675,11 +675,13 @@ func flip(op Op) Op {
 func (p *lpParser) build() (*Model, error) {
 	m := p.m
 	m.Name = p.lex.name
-	m.colName = p.cols.strings()
-	names := p.rows.strings()
-	for i, k := range p.rowNames {
+	m.colNames = p.cols.list()
+	m.rowNames = nameList{}
+	for _, k := range p.rowNames {
 		if k >= 0 {
-			m.rowName[i] = names[k]
+			m.rowNames.addBytes(p.rows.name(k))
+		} else {
+			m.rowNames.add("")
 		}
 	}
 	for j := range m.NumVars() {
@@ -701,10 +703,10 @@ func (p *lpParser) build() (*Model, error) {
 			line = p.lex.lineNo
 		}
 		if badBounds(lo, hi) {
-			return nil, &ParseError{Line: line, Section: "Bounds", Reason: fmt.Sprintf("column %q: bounds [%g, %g] are empty or undefined", m.colName[j], lo, hi)}
+			return nil, &ParseError{Line: line, Section: "Bounds", Reason: fmt.Sprintf("column %q: bounds [%g, %g] are empty or undefined", m.colNames.name(j), lo, hi)}
 		}
 		if kind.IsSemi() && badSemi(lo, hi) {
-			return nil, &ParseError{Line: line, Section: "Bounds", Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, m.colName[j], lo, hi, MPSInfinity)}
+			return nil, &ParseError{Line: line, Section: "Bounds", Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, m.colNames.name(j), lo, hi, MPSInfinity)}
 		}
 		m.colKind[j], m.colLo[j], m.colHi[j] = kind, lo, hi
 	}

@@ -111,18 +111,18 @@ type Model struct {
 	// Name is written into MPS and LP files. It may be empty.
 	Name string
 
-	colName []string
-	colLo   []float64
-	colHi   []float64
-	colObj  []float64
-	colKind []Kind
+	colNames nameList // the names given to AddVar ("" included), back to back
+	colLo    []float64
+	colHi    []float64
+	colObj   []float64
+	colKind  []Kind
 
 	rowStart []int32 // len NumRows()+1 once a row exists; rowStart[0] == 0
 	rowIndex []int32
 	rowValue []float64
 	rowLo    []float64
 	rowHi    []float64
-	rowName  []string
+	rowNames nameList // the names given to AddConstr and AddRange
 
 	sense    Sense
 	objConst float64
@@ -193,7 +193,9 @@ func (m *Model) AddVar(kind Kind, lo, hi float64, name string) Var {
 	if len(m.colLo) == cap(m.colLo) {
 		m.Grow(max(len(m.colLo), 64), 0, 0)
 	}
-	m.colName = append(m.colName, name)
+	if !m.colNames.add(name) {
+		m.fail("column %d: %v", v, errNameArena)
+	}
 	m.colLo = append(m.colLo, lo)
 	m.colHi = append(m.colHi, hi)
 	m.colObj = append(m.colObj, 0)
@@ -248,10 +250,10 @@ func semiError(name string, k Kind, lo, hi float64) error {
 	return fmt.Errorf("%w: column %s (%s): bounds [%g, %g]: %w", ErrInvalid, name, k, lo, hi, ErrSemiBounds)
 }
 
-// checkRowBounds is checkColBounds for row r named name.
-func (m *Model) checkRowBounds(r Row, name string, lo, hi float64) {
+// checkRowBounds is checkColBounds for row r.
+func (m *Model) checkRowBounds(r Row, lo, hi float64) {
 	if m.err == nil && badBounds(lo, hi) {
-		m.checkBounds(rowWhat(r, name), lo, hi)
+		m.checkBounds("row "+m.RowName(r), lo, hi)
 	}
 }
 
@@ -283,16 +285,20 @@ func (m *Model) checkBounds(what string, lo, hi float64) {
 
 // VarName returns the column's name, or a generated "x<index>" when it has none.
 func (m *Model) VarName(v Var) string {
-	if int(v) < len(m.colName) && m.colName[v] != "" {
-		return m.colName[v]
+	if v >= 0 && int(v) < m.colNames.len() {
+		if n := m.colNames.name(int(v)); len(n) > 0 {
+			return string(n)
+		}
 	}
 	return fmt.Sprintf("x%d", v)
 }
 
 // RowName returns the row's name, or a generated "c<index>" when it has none.
 func (m *Model) RowName(r Row) string {
-	if int(r) < len(m.rowName) && m.rowName[r] != "" {
-		return m.rowName[r]
+	if r >= 0 && int(r) < m.rowNames.len() {
+		if n := m.rowNames.name(int(r)); len(n) > 0 {
+			return string(n)
+		}
 	}
 	return fmt.Sprintf("c%d", r)
 }
@@ -362,8 +368,10 @@ func (m *Model) addRow(e Expr, lo, hi float64, name string) Row {
 	m.rowStart = append(m.rowStart, int32(len(m.rowIndex)))
 	m.rowLo = append(m.rowLo, lo)
 	m.rowHi = append(m.rowHi, hi)
-	m.rowName = append(m.rowName, name)
-	m.checkRowBounds(r, name, lo, hi)
+	if !m.rowNames.add(name) {
+		m.fail("row %d: %v", r, errNameArena)
+	}
+	m.checkRowBounds(r, lo, hi)
 	return r
 }
 
@@ -530,7 +538,7 @@ func (m *Model) SetRowBounds(r Row, lo, hi float64) {
 		return
 	}
 	m.rowLo[r], m.rowHi[r] = lo, hi
-	m.checkRowBounds(r, m.rowName[r], lo, hi)
+	m.checkRowBounds(r, lo, hi)
 }
 
 // RowTerms returns the row's column indices and coefficients, sorted by column. The
@@ -585,27 +593,27 @@ func (m *Model) ObjectiveCoef(v Var) float64 { return m.colObj[v] }
 
 // Columns is a read-only view of a model's columns as flat slices, indexed by Var. The
 // slices alias the model's storage: a backend passes them to its solver without copying.
+// Names are not part of the view (the model keeps them in one byte arena); VarName
+// returns one.
 type Columns struct {
 	Lower, Upper, Cost []float64
 	Kind               []Kind
-	Names              []string // "" where a column has no name
 }
 
 // Columns returns the columns as flat slices. They must not be modified.
 func (m *Model) Columns() Columns {
-	return Columns{Lower: m.colLo, Upper: m.colHi, Cost: m.colObj, Kind: m.colKind, Names: m.colName}
+	return Columns{Lower: m.colLo, Upper: m.colHi, Cost: m.colObj, Kind: m.colKind}
 }
 
 // Rows is a read-only view of a model's constraint matrix in compressed sparse row form:
 // row r has the terms Index[Start[r]:Start[r+1]] and Value[Start[r]:Start[r+1]], sorted by
 // column, with no duplicates and no zeros. Start has NumRows()+1 entries (or none when
-// the model has no rows).
+// the model has no rows). Names are not part of the view; RowName returns one.
 type Rows struct {
 	Start        []int32
 	Index        []int32
 	Value        []float64
 	Lower, Upper []float64
-	Names        []string // "" where a row has no name
 }
 
 // Rows returns the constraint matrix as flat slices. They must not be modified.
@@ -614,7 +622,7 @@ func (m *Model) Rows() Rows {
 	if len(start) == 0 {
 		start = []int32{0}
 	}
-	return Rows{Start: start, Index: m.rowIndex, Value: m.rowValue, Lower: m.rowLo, Upper: m.rowHi, Names: m.rowName}
+	return Rows{Start: start, Index: m.rowIndex, Value: m.rowValue, Lower: m.rowLo, Upper: m.rowHi}
 }
 
 // SetStart records value as the MIP start (warm start) of v. Backends pass the start to
@@ -692,7 +700,7 @@ func (m *Model) validateStructure() error {
 // the model grows as needed without it.
 func (m *Model) Grow(cols, rows, nnz int) {
 	if cols > 0 {
-		m.colName = slices.Grow(m.colName, cols)
+		m.colNames.grow(cols)
 		m.colLo = slices.Grow(m.colLo, cols)
 		m.colHi = slices.Grow(m.colHi, cols)
 		m.colObj = slices.Grow(m.colObj, cols)
@@ -702,7 +710,7 @@ func (m *Model) Grow(cols, rows, nnz int) {
 		m.rowStart = slices.Grow(m.rowStart, rows+1)
 		m.rowLo = slices.Grow(m.rowLo, rows)
 		m.rowHi = slices.Grow(m.rowHi, rows)
-		m.rowName = slices.Grow(m.rowName, rows)
+		m.rowNames.grow(rows)
 	}
 	if nnz > 0 {
 		m.rowIndex = slices.Grow(m.rowIndex, nnz)
@@ -719,13 +727,13 @@ func (m *Model) Clone() *Model {
 	c.colHi = slices.Clone(m.colHi)
 	c.colObj = slices.Clone(m.colObj)
 	c.colKind = slices.Clone(m.colKind)
-	c.colName = slices.Clone(m.colName)
+	c.colNames = m.colNames.clone()
 	c.rowStart = slices.Clone(m.rowStart)
 	c.rowIndex = slices.Clone(m.rowIndex)
 	c.rowValue = slices.Clone(m.rowValue)
 	c.rowLo = slices.Clone(m.rowLo)
 	c.rowHi = slices.Clone(m.rowHi)
-	c.rowName = slices.Clone(m.rowName)
+	c.rowNames = m.rowNames.clone()
 	c.start = slices.Clone(m.start)
 	c.reforms = slices.Clone(m.reforms)
 	c.pos = nil

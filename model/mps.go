@@ -53,7 +53,10 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	if err := m.mpsRepresentable(); err != nil {
 		return fmt.Errorf("model: write MPS: %w", err)
 	}
-	cols, rows := m.fileNames()
+	cols, rows, err := m.fileNameLists()
+	if err != nil {
+		return fmt.Errorf("model: write MPS: %w", err)
+	}
 	t := newTextOut(w)
 
 	t.str("NAME")
@@ -71,58 +74,21 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	t.str(objRowName)
 	t.byte('\n')
 	nr := m.NumRows()
-	typ := make([]byte, nr)
-	rhs := make([]float64, nr)
-	rng := make([]float64, nr)
 	for i := range nr {
-		lo, hi := m.rowLo[i], m.rowHi[i]
-		switch classifyRow(lo, hi) {
-		case rowFree:
-			typ[i] = 'N'
-		case rowLE:
-			typ[i], rhs[i] = 'L', hi
-		case rowGE:
-			typ[i], rhs[i] = 'G', lo
-		case rowEQ:
-			typ[i], rhs[i] = 'E', lo
-		case rowRange:
-			var err error
-			if typ[i], rhs[i], rng[i], err = encodeRange(lo, hi); err != nil {
-				return fmt.Errorf("model: write MPS: row %s: %w", m.RowName(Row(i)), err)
-			}
+		typ, _, _, err := m.mpsRow(i)
+		if err != nil {
+			return fmt.Errorf("model: write MPS: row %s: %w", m.RowName(Row(i)), err)
 		}
 		t.byte(' ')
-		t.byte(typ[i])
+		t.byte(typ)
 		t.str("  ")
-		t.str(rows[i])
+		t.bytes(rows.name(i))
 		t.byte('\n')
 	}
 
 	// COLUMNS, from a column-wise copy of the matrix.
-	start, index, value := m.transpose()
 	t.str("COLUMNS\n")
-	inInt := false
-	for j := range m.NumVars() {
-		isInt := m.colKind[j].IsInteger()
-		if isInt != inInt {
-			if isInt {
-				t.str("    MARKER  'MARKER'  'INTORG'\n")
-			} else {
-				t.str("    MARKER  'MARKER'  'INTEND'\n")
-			}
-			inInt = isInt
-		}
-		b, e := start[j], start[j+1]
-		if c := m.colObj[j]; c != 0 || b == e {
-			t.entry(cols[j], objRowName, c)
-		}
-		for k := b; k < e; k++ {
-			t.entry(cols[j], rows[index[k]], value[k])
-		}
-	}
-	if inInt {
-		t.str("    MARKER  'MARKER'  'INTEND'\n")
-	}
+	m.writeMPSColumns(t, &cols, &rows)
 
 	// RHS: nonzero right-hand sides, then the objective constant.
 	header := false
@@ -133,49 +99,82 @@ func (m *Model) WriteMPS(w io.Writer) error {
 		}
 	}
 	for i := range nr {
-		if typ[i] != 'N' && rhs[i] != 0 {
+		if typ, rhs, _, _ := m.mpsRow(i); typ != 'N' && rhs != 0 {
 			section("RHS\n")
-			t.entry("RHS", rows[i], rhs[i])
+			t.entry(rhsName, rows.name(i), rhs)
 		}
 	}
 	if m.objConst != 0 {
 		section("RHS\n")
-		t.entry("RHS", objRowName, -m.objConst)
+		t.entry(rhsName, objRowBytes, -m.objConst)
 	}
 
 	header = false
 	for i := range nr {
-		if rng[i] != 0 {
+		if _, _, rng, _ := m.mpsRow(i); rng != 0 {
 			section("RANGES\n")
-			t.entry("RNG", rows[i], rng[i])
+			t.entry(rngName, rows.name(i), rng)
 		}
 	}
 
 	header = false
 	for j := range m.NumVars() {
-		m.writeMPSBounds(t, cols[j], Var(j), func() { section("BOUNDS\n") })
+		m.writeMPSBounds(t, cols.name(j), Var(j), func() { section("BOUNDS\n") })
 	}
 	t.str("ENDATA\n")
 	return t.flush()
 }
 
+// mpsRow returns the MPS encoding of row i: its type (N, L, G or E), right-hand side
+// and RANGES value (0 for none). It is computed where it is needed rather than kept in
+// arrays, so that writing a file allocates nothing per row.
+func (m *Model) mpsRow(i int) (typ byte, rhs, rng float64, err error) {
+	lo, hi := m.rowLo[i], m.rowHi[i]
+	switch classifyRow(lo, hi) {
+	case rowFree:
+		return 'N', 0, 0, nil
+	case rowLE:
+		return 'L', hi, 0, nil
+	case rowGE:
+		return 'G', lo, 0, nil
+	case rowEQ:
+		return 'E', lo, 0, nil
+	}
+	return encodeRange(lo, hi)
+}
+
+// Names of the RHS and RANGES vectors and of the objective row, as bytes.
+var (
+	rhsName     = []byte("RHS")
+	rngName     = []byte("RNG")
+	objRowBytes = []byte(objRowName)
+)
+
 // entry writes one data line "    a  b  v".
-func (t *textOut) entry(a, b string, v float64) {
-	t.str("    ")
-	t.str(a)
-	t.str("  ")
-	t.str(b)
-	t.str("  ")
-	t.num(v)
-	t.byte('\n')
+func (t *textOut) entry(a, b []byte, v float64) {
+	t.buf = appendEntry(t.buf, a, b, v, &t.nums)
+	if len(t.buf) >= outBuffer {
+		t.spill()
+	}
+}
+
+// appendEntry appends the data line "    a  b  v" to buf.
+func appendEntry(buf, a, b []byte, v float64, nums *numCache) []byte {
+	buf = append(buf, "    "...)
+	buf = append(buf, a...)
+	buf = append(buf, "  "...)
+	buf = append(buf, b...)
+	buf = append(buf, "  "...)
+	buf = nums.append(buf, v)
+	return append(buf, '\n')
 }
 
 // bound writes one BOUNDS line; hasValue is false for FR, MI, PL and BV.
-func (t *textOut) bound(typ, col string, v float64, hasValue bool) {
+func (t *textOut) bound(typ string, col []byte, v float64, hasValue bool) {
 	t.byte(' ')
 	t.str(typ)
 	t.str(" BND  ")
-	t.str(col)
+	t.bytes(col)
 	if hasValue {
 		t.str("  ")
 		t.num(v)
@@ -185,7 +184,7 @@ func (t *textOut) bound(typ, col string, v float64, hasValue bool) {
 
 // writeMPSBounds writes the BOUNDS lines of column j (see WriteMPS for the rules).
 // header is called before the first line.
-func (m *Model) writeMPSBounds(t *textOut, name string, j Var, header func()) {
+func (m *Model) writeMPSBounds(t *textOut, name []byte, j Var, header func()) {
 	lo, hi := m.colLo[j], m.colHi[j]
 	kind := m.colKind[j]
 	loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
@@ -231,33 +230,6 @@ func (m *Model) writeMPSBounds(t *textOut, name string, j Var, header func()) {
 		}
 		t.bound("UP", name, hi, true)
 	}
-}
-
-// transpose returns the constraint matrix in compressed sparse column form, each
-// column's entries sorted by row.
-func (m *Model) transpose() (start, index []int32, value []float64) {
-	n := m.NumVars()
-	start = make([]int32, n+1)
-	for _, j := range m.rowIndex {
-		start[j+1]++
-	}
-	for j := range n {
-		start[j+1] += start[j]
-	}
-	index = make([]int32, len(m.rowIndex))
-	value = make([]float64, len(m.rowValue))
-	next := make([]int32, n)
-	copy(next, start[:n])
-	for i := range m.NumRows() {
-		for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
-			j := m.rowIndex[k]
-			p := next[j]
-			next[j]++
-			index[p] = int32(i)
-			value[p] = m.rowValue[k]
-		}
-	}
-	return start, index, value
 }
 
 // maxRangeNudge is how many float64 steps encodeRange moves R away from hi − lo while

@@ -863,7 +863,7 @@ func (p *mpsParser) build() (*Model, error) {
 		m.sense = p.sense
 	}
 	nc, nr := p.cols.len(), p.rows.len()
-	colNames, rowNames := p.cols.strings(), p.rows.strings()
+	colNames, rowNames := p.cols.list(), p.rows.list()
 	p.cols.release() // the tables' slots go before the nonzeros are copied
 	p.rows.release()
 	for j := range nc {
@@ -876,15 +876,15 @@ func (p *mpsParser) build() (*Model, error) {
 		}
 		if badBounds(lo, hi) {
 			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
-				Reason: fmt.Sprintf("column %q: lower bound %g > upper bound %g", colNames[j], lo, hi)}
+				Reason: fmt.Sprintf("column %q: lower bound %g > upper bound %g", colNames.name(j), lo, hi)}
 		}
 		if kind.IsSemi() && badSemi(lo, hi) {
 			return nil, &ParseError{Line: int(p.bndLine[j]), Section: "BOUNDS",
-				Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, colNames[j], lo, hi, MPSInfinity)}
+				Reason: fmt.Sprintf("%s column %q: bounds [%g, %g]: needs 0 <= lower bound <= upper bound < %g", kind, colNames.name(j), lo, hi, MPSInfinity)}
 		}
 		p.colKind[j], p.colHi[j] = kind, hi
 	}
-	m.colName, m.colKind, m.colLo, m.colHi, m.colObj = colNames, p.colKind, p.colLo, p.colHi, p.colObj
+	m.colNames, m.colKind, m.colLo, m.colHi, m.colObj = colNames, p.colKind, p.colLo, p.colHi, p.colObj
 	m.objConst = p.objConst
 
 	// Rows: bounds from type, RHS and range; entries transposed to row-major order.
@@ -918,7 +918,7 @@ func (p *mpsParser) build() (*Model, error) {
 	p.ents = nil
 	m.rowLo = make([]float64, 0, nr)
 	m.rowHi = make([]float64, 0, nr)
-	m.rowName = rowNames
+	m.rowNames = rowNames
 	for i := range nr {
 		lo, hi := math.Inf(-1), math.Inf(1)
 		b, r := p.rhs[i], p.rng[i]
@@ -945,7 +945,7 @@ func (p *mpsParser) build() (*Model, error) {
 		}
 		if badBounds(lo, hi) {
 			return nil, &ParseError{Line: p.line, Reason: fmt.Sprintf("row %q: right-hand side %g and range %g give the empty or undefined interval [%g, %g]",
-				rowNames[i], b, r, lo, hi)}
+				rowNames.name(i), b, r, lo, hi)}
 		}
 		m.rowLo = append(m.rowLo, lo)
 		m.rowHi = append(m.rowHi, hi)

@@ -74,30 +74,59 @@ func nameByte(c byte) bool {
 }
 
 // nameSet hands out unique names (rule 4).
-type nameSet map[string]struct{}
+type nameSet struct {
+	taken map[string]struct{}
+	// next[name] is the suffix where the search for name's next free suffix starts:
+	// names are only ever added, so the first free suffix never moves down, and a name
+	// given n times costs O(n) lookups in all instead of O(n²).
+	next map[string]int
+}
+
+// newNameSet returns an empty set with room for n names.
+func newNameSet(n int) *nameSet {
+	return &nameSet{taken: make(map[string]struct{}, n)}
+}
 
 // unique returns name, or name with the first free suffix "_2", "_3", ..., and marks
 // the result as taken.
-func (s nameSet) unique(name string) string {
-	if _, taken := s[name]; taken {
-		for k := 2; ; k++ {
+func (s *nameSet) unique(name string) string {
+	if _, taken := s.taken[name]; taken {
+		if s.next == nil {
+			s.next = map[string]int{}
+		}
+		k := max(s.next[name], 2)
+		for ; ; k++ {
 			c := name + "_" + strconv.Itoa(k)
-			if _, taken := s[c]; !taken {
+			if _, taken := s.taken[c]; !taken {
+				s.next[name] = k + 1
 				name = c
 				break
 			}
 		}
 	}
-	s[name] = struct{}{}
+	s.taken[name] = struct{}{}
 	return name
 }
 
 // fileNames returns the names the writers use for columns and rows, following the
-// rules above. The names are substrings of one arena string, so a model with a million
-// unnamed columns costs a handful of allocations, not a million.
+// rules above, as strings (substrings of one arena string per list).
 func (m *Model) fileNames() (cols, rows []string) {
-	cols = uniqueNames(sanitizedNames(m.colName, 'x'), m.colName, 'x', "")
-	rows = uniqueNames(sanitizedNames(m.rowName, 'c'), m.rowName, 'c', objRowName)
+	c, r, err := m.fileNameLists()
+	if err != nil {
+		// Only a name arena of 4 GiB or more gets here; the reference path has no
+		// such limit.
+		return m.fileNamesSlow()
+	}
+	return c.strings(), r.strings()
+}
+
+// fileNamesSlow is fileNames computed name by name with a Go map: the reference
+// the fast path (fileNameLists) is tested against, and its fallback when names clash.
+func (m *Model) fileNamesSlow() (cols, rows []string) {
+	given := m.colNames.strings()
+	cols = uniqueNames(sanitizedNames(given, 'x'), given, 'x', "")
+	given = m.rowNames.strings()
+	rows = uniqueNames(sanitizedNames(given, 'c'), given, 'c', objRowName)
 	return cols, rows
 }
 
@@ -117,7 +146,7 @@ func uniqueNames(names, orig []string, prefix byte, reserved string) []string {
 			break
 		}
 	}
-	set := make(nameSet)
+	set := newNameSet(len(names))
 	if reserved != "" {
 		set.unique(reserved)
 	}

@@ -92,6 +92,7 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 	m, n, V := in.M(), in.N, in.V
 	H := Horizon(in, opt)
 	mod := model.New("dlt-multi")
+	mod.Grow(m*(7*n+2)+n+8, m*(n*n/2+16*n)+3*n+8, m*(3*n*n+60*n)) // size hint: the arrays are allocated once
 	f := &Formulation{Model: mod, In: in, Horizon: H, E0: -1, ER: -1, EI: -1, ES: -1, EN: -1, E: -1}
 	f.hasEnergy = in.Objective == dm.MinEnergy || in.EnergyLimit != nil
 	mat := func() [][]model.Var {

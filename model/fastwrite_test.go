@@ -1,0 +1,205 @@
+package model
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strconv"
+	"testing"
+)
+
+// The writers' fast paths (names in arenas with a hash check, the number cache,
+// the group-wise transposition and the parallel COLUMNS section) must give the bytes
+// of the reference writer of mpsref_test.go. These tests compare them on random models,
+// small and large enough to take every path.
+
+// randomNames are the names randomModel draws from: valid ones, ones the sanitiser
+// changes (brackets, spaces, a leading digit, keywords in any case, non-ASCII and
+// invalid UTF-8), ones that look generated (x3, c7), "obj", and ones that clash after
+// sanitising ("a[1]" and "a_1_").
+var randomNames = []string{"", "", "", "x", "y1", "a[1]", "a_1_", "a 1 ", "1a", "_1a", ".5", "free", "FREE",
+	"Free", "st", "s.t.", "e", "E", "semi-continuous", "obj", "obj_2", "x3", "c7", "x", "é", "\xff", "a\xffb",
+	"alpha[1000,12]", "6.17[1,2,3]", "c", "x0", "verylongname_that_is_long", "inf", "Infinity"}
+
+// randomModel returns a model with about nnz nonzeros: columns of every kind, rows of
+// every type, names drawn from randomNames with probability pNamed (made unique by an
+// index suffix when unique is set) and coefficients that repeat and that do not.
+func randomModel(seed uint64, cols, nnz int, pNamed float64, unique bool) *Model {
+	r := rand.New(rand.NewPCG(seed, 17))
+	name := func(i int) string {
+		if r.Float64() >= pNamed {
+			return ""
+		}
+		n := randomNames[r.IntN(len(randomNames))]
+		if unique {
+			n += "_" + strconv.Itoa(i)
+		}
+		return n
+	}
+	num := func() float64 {
+		switch r.IntN(5) {
+		case 0:
+			return float64(r.IntN(21) - 10)
+		case 1:
+			return []float64{0.1, -2.5, 1e6, 1e-7, 3.14159, 1e14, -1e-300}[r.IntN(7)]
+		default:
+			return (r.Float64() - 0.3) * math.Pow(10, float64(r.IntN(12)-6))
+		}
+	}
+	m := New("random model")
+	for j := range cols {
+		switch k := r.IntN(10); {
+		case k < 3:
+			m.AddBinary(name(j))
+		case k < 5:
+			m.AddInteger(float64(-r.IntN(3)), float64(r.IntN(5)), name(j))
+		case k == 5:
+			m.AddSemiContinuous(float64(r.IntN(3)), 5, name(j))
+		case k == 6:
+			m.AddContinuous(math.Inf(-1), math.Inf(1), name(j))
+		case k == 7:
+			v := num()
+			m.AddContinuous(v, v, name(j))
+		default:
+			m.AddContinuous(0, math.Inf(1), name(j))
+		}
+	}
+	var e Expr
+	for i := 0; m.NumNonzeros() < nnz; i++ {
+		e.Reset()
+		for range 1 + r.IntN(8) {
+			e.Add(Var(r.IntN(cols)), num())
+		}
+		switch r.IntN(6) {
+		case 0:
+			m.AddRange(e, -1, 2.5, name(i))
+		case 1:
+			m.AddRange(e, math.Inf(-1), math.Inf(1), name(i))
+		case 2:
+			m.AddConstr(e, EQ, num(), name(i))
+		case 3:
+			m.AddConstr(e, GE, num(), name(i))
+		default:
+			m.AddConstr(e, LE, num(), name(i))
+		}
+	}
+	var obj Expr
+	for j := range cols {
+		if r.IntN(3) == 0 {
+			obj.Add(Var(j), num())
+		}
+	}
+	obj.AddConst(num())
+	m.SetObjective(Sense(1-2*r.IntN(2)), obj)
+	return m
+}
+
+func TestFileNamesMatchTheReference(t *testing.T) {
+	for seed := range uint64(200) {
+		pNamed := []float64{0, 0.3, 1}[seed%3]
+		unique := seed%2 == 0
+		m := randomModel(seed, 1+int(seed%37), int(seed%53), pNamed, unique)
+		gotC, gotR := m.fileNames()
+		wantC, wantR := m.fileNamesSlow()
+		if !slices.Equal(gotC, wantC) || !slices.Equal(gotR, wantR) {
+			t.Fatalf("seed %d: fast names\n%q\n%q\nreference\n%q\n%q", seed, gotC, gotR, wantC, wantR)
+		}
+	}
+}
+
+func TestNumCacheMatchesAppendNum(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var c numCache
+	// Few distinct values, so that slots are hit and overwritten.
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 999999, 1e6, -1e6, 0.1, 1.0 / 3, -2.5e-300,
+		math.MaxFloat64, -math.SmallestNonzeroFloat64, 123456789012, -2.2250738585072014e-308}
+	for range 1000 {
+		values = append(values, (r.Float64()-0.5)*math.Pow(10, float64(r.IntN(40)-20)))
+	}
+	for range 200000 {
+		v := values[r.IntN(len(values))]
+		got, want := string(c.append(nil, v)), string(appendNum(nil, v))
+		if got != want {
+			t.Fatalf("numCache(%v) = %q, want %q", v, got, want)
+		}
+		if f, err := strconv.ParseFloat(got, 64); err != nil || f != v {
+			t.Fatalf("%q does not read back as %v", got, v)
+		}
+	}
+}
+
+func TestWriteMPSMatchesTheReference(t *testing.T) {
+	type tc struct {
+		name         string
+		seed         uint64
+		cols, nnz    int
+		pNamed       float64
+		unique, seq1 bool
+	}
+	cases := []tc{
+		{"small unnamed", 1, 50, 200, 0, false, false},
+		{"small clashing names", 2, 80, 400, 0.8, false, false},
+		{"parallel, unique names", 3, 20000, 3 * parallelNonzeros, 1, true, false},
+		{"parallel, groups, clashing names", 4, 60000, 3 * groupNonzeros, 0.5, false, false},
+		{"parallel, groups, unnamed", 5, 200000, 5 * groupNonzeros, 0, false, false},
+		{"one processor, groups", 6, 60000, 3 * groupNonzeros, 1, true, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := randomModel(c.seed, c.cols, c.nnz, c.pNamed, c.unique)
+			if c.seq1 {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			}
+			var got, want bytes.Buffer
+			if err := m.WriteMPS(&got); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeMPSReference(m, &want); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				a, b := got.Bytes(), want.Bytes()
+				i := 0
+				for i < len(a) && i < len(b) && a[i] == b[i] {
+					i++
+				}
+				lo := max(i-200, 0)
+				t.Fatalf("%d bytes, reference %d; first difference at byte %d:\n%s\n--- reference:\n%s",
+					len(a), len(b), i, a[lo:min(i+200, len(a))], b[lo:min(i+200, len(b))])
+			}
+		})
+	}
+}
+
+// failAfter fails every write once n bytes have been written.
+type failAfter struct{ n int }
+
+var errFull = errors.New("disk full")
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if f.n < len(p) {
+		return 0, errFull
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+func TestWriteMPSReportsAWriteErrorAndStops(t *testing.T) {
+	m := randomModel(7, 50000, 3*groupNonzeros, 0.5, true)
+	before := runtime.NumGoroutine()
+	for _, n := range []int{0, 100, 1 << 20, 5 << 20} {
+		t.Run(fmt.Sprint("after ", n, " bytes"), func(t *testing.T) {
+			err := m.WriteMPS(&failAfter{n: n})
+			if !errors.Is(err, errFull) {
+				t.Fatalf("WriteMPS returned %v, want the write error", err)
+			}
+		})
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before, %d after: the writer left some running", before, after)
+	}
+}

@@ -1,0 +1,326 @@
+package model
+
+import (
+	"math"
+	"runtime"
+	"sync"
+)
+
+// The COLUMNS section is most of an MPS file (one line per nonzero). It is formatted
+// in chunks of consecutive columns, each into its own buffer, by one goroutine per
+// processor, and the buffers are written in column order, so the bytes are those of a
+// sequential writer.
+
+// chunkNonzeros is the number of nonzeros per chunk of the COLUMNS section: about
+// 400 KB of text, large enough that handing a chunk to a goroutine costs nothing
+// measurable, small enough that a few chunks in flight take little memory.
+const chunkNonzeros = 8192
+
+// maxColumnWorkers bounds the goroutines that format the COLUMNS section.
+const maxColumnWorkers = 8
+
+// parallelNonzeros is the number of nonzeros below which the COLUMNS section is
+// formatted on the calling goroutine.
+const parallelNonzeros = 4 * chunkNonzeros
+
+// The matrix is transposed (row-major to column-major) one group of consecutive
+// columns at a time, into one of two buffers, so that the column-wise copy takes about
+// 2/groups of the matrix's memory instead of all of it: with groupNonzeros nonzeros
+// per group, and at most maxGroups groups. Each row keeps a cursor to its first entry
+// not yet transposed; since a row's entries are sorted by column, a group takes the
+// entries below its last column from every row's cursor on. A group costs a pass over
+// the rows besides its entries.
+const (
+	groupNonzeros = 128 << 10
+	maxGroups     = 16
+)
+
+// colGroup is the column-wise copy of the columns [lo, hi).
+type colGroup struct {
+	lo, hi  int
+	base    int32     // position of column lo's first entry in column-major order
+	index   []int32   // the row of each entry, by column and then row
+	value   []float64 // the coefficient of each entry
+	pending sync.WaitGroup
+}
+
+// colMatrix is the constraint matrix, transposed a group at a time, with the names
+// the COLUMNS section needs.
+type colMatrix struct {
+	m          *Model
+	start      []int32 // start[j] is the position of column j's first entry in column-major order
+	cur        []int32 // cur[i] is the first entry of row i not yet transposed
+	head       []int32 // head[i] is the column of entry cur[i], or MaxInt32 past the row's end
+	next       []int32 // scratch: the next free position of each column of a group
+	cols, rows *nameList
+}
+
+// newColMatrix counts the entries of each column. sorted reports whether every row's
+// entries are in increasing column order (a Model keeps them so; the group-wise
+// transposition needs it).
+func (m *Model) newColMatrix(cols, rows *nameList) (cm *colMatrix, sorted bool) {
+	n := m.NumVars()
+	start := make([]int32, n+1)
+	sorted = true
+	for i := range m.NumRows() {
+		prev := int32(-1)
+		for _, j := range m.rowIndex[m.rowStart[i]:m.rowStart[i+1]] {
+			start[j+1]++
+			if j <= prev {
+				sorted = false
+			}
+			prev = j
+		}
+	}
+	for j := range n {
+		start[j+1] += start[j]
+	}
+	cur := make([]int32, m.NumRows())
+	head := make([]int32, m.NumRows())
+	for i := range cur {
+		cur[i] = m.rowStart[i]
+		head[i] = math.MaxInt32
+		if cur[i] < m.rowStart[i+1] {
+			head[i] = m.rowIndex[cur[i]]
+		}
+	}
+	return &colMatrix{m: m, start: start, cur: cur, head: head, cols: cols, rows: rows}, sorted
+}
+
+// groups returns the first column of every group followed by NumVars.
+func (cm *colMatrix) groups(sorted bool) []int {
+	n := cm.m.NumVars()
+	nnz := int(cm.start[n])
+	g := min(max(nnz/groupNonzeros, 1), maxGroups)
+	if !sorted {
+		g = 1
+	}
+	b := []int{0}
+	for j := range n {
+		if len(b) < g && int(cm.start[j+1]) >= len(b)*nnz/g {
+			b = append(b, j+1)
+		}
+	}
+	if b[len(b)-1] != n {
+		b = append(b, n)
+	}
+	return b
+}
+
+// fill makes g the column-wise copy of the columns [lo, hi), which follow the group
+// filled before (or start at 0).
+func (cm *colMatrix) fill(g *colGroup, lo, hi int) {
+	m := cm.m
+	g.lo, g.hi, g.base = lo, hi, cm.start[lo]
+	size := int(cm.start[hi] - g.base)
+	if cap(g.index) < size {
+		g.index = make([]int32, size)
+		g.value = make([]float64, size)
+	}
+	g.index, g.value = g.index[:size], g.value[:size]
+	if cap(cm.next) < hi-lo {
+		cm.next = make([]int32, hi-lo)
+	}
+	next := cm.next[:hi-lo]
+	for j := range next {
+		next[j] = cm.start[lo+j] - g.base
+	}
+	idx, val, rowStart := m.rowIndex, m.rowValue, m.rowStart
+	top := int32(hi)
+	// head makes the pass over the rows a sequential scan of one array: only the rows
+	// with an entry in the group touch the matrix.
+	for i, h := range cm.head {
+		if h >= top {
+			continue
+		}
+		k, e := cm.cur[i], rowStart[i+1]
+		for ; k < e && idx[k] < top; k++ {
+			j := idx[k] - int32(lo)
+			p := next[j]
+			next[j]++
+			g.index[p] = int32(i)
+			g.value[p] = val[k]
+		}
+		cm.cur[i] = k
+		cm.head[i] = math.MaxInt32
+		if k < e {
+			cm.head[i] = idx[k]
+		}
+	}
+}
+
+// fillAll is fill for a model whose rows are not all sorted by column: the columns
+// [0, n) as one group, by a full transposition.
+func (cm *colMatrix) fillAll(g *colGroup) {
+	m := cm.m
+	n := m.NumVars()
+	g.lo, g.hi, g.base = 0, n, 0
+	g.index = make([]int32, m.NumNonzeros())
+	g.value = make([]float64, m.NumNonzeros())
+	next := make([]int32, n)
+	copy(next, cm.start[:n])
+	for i := range m.NumRows() {
+		for k := m.rowStart[i]; k < m.rowStart[i+1]; k++ {
+			j := m.rowIndex[k]
+			p := next[j]
+			next[j]++
+			g.index[p] = int32(i)
+			g.value[p] = m.rowValue[k]
+		}
+	}
+}
+
+// writeMPSColumns writes the lines of the COLUMNS section (after its header).
+func (m *Model) writeMPSColumns(t *textOut, cols, rows *nameList) {
+	cm, sorted := m.newColMatrix(cols, rows)
+	groups := cm.groups(sorted)
+	workers := min(runtime.GOMAXPROCS(0), maxColumnWorkers)
+	if m.NumNonzeros() < parallelNonzeros || workers < 2 {
+		var g colGroup
+		for k := 0; k+1 < len(groups); k++ {
+			if sorted {
+				cm.fill(&g, groups[k], groups[k+1])
+			} else {
+				cm.fillAll(&g)
+			}
+			for _, c := range cm.chunks(&g) {
+				t.buf = cm.appendColumns(t.buf, &g, c[0], c[1], &t.nums)
+				if len(t.buf) >= outBuffer {
+					t.spill()
+				}
+			}
+		}
+		return
+	}
+	cm.writeParallel(t, groups, sorted, workers)
+}
+
+// chunks splits the columns of g into chunks [j0, j1) of at least chunkNonzeros
+// entries or chunkNonzeros columns (the last one may be smaller).
+func (cm *colMatrix) chunks(g *colGroup) [][2]int {
+	var out [][2]int
+	first := g.lo
+	for j := g.lo; j < g.hi; j++ {
+		if int(cm.start[j+1]-cm.start[first]) >= chunkNonzeros || j+1-first >= chunkNonzeros {
+			out = append(out, [2]int{first, j + 1})
+			first = j + 1
+		}
+	}
+	if first < g.hi {
+		out = append(out, [2]int{first, g.hi})
+	}
+	return out
+}
+
+// colChunk is one chunk of columns on its way through writeParallel.
+type colChunk struct {
+	g      *colGroup
+	j0, j1 int
+	out    chan []byte // receives the formatted chunk
+}
+
+// writeParallel transposes the groups bounded by groups (on one goroutine, into two
+// alternating buffers), formats their chunks on workers goroutines and writes the
+// chunks to t in order. At most 2·workers chunks are in flight. When a write fails it
+// stops the goroutines, waits for them and leaves the error in t.
+func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, workers int) {
+	jobs := make(chan colChunk)
+	order := make(chan colChunk, 2*workers)
+	free := make(chan []byte, 3*workers)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(workers + 1)
+	for range workers {
+		go func() {
+			defer wg.Done()
+			nums := new(numCache)
+			for c := range jobs {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				c.out <- cm.appendColumns(buf[:0], c.g, c.j0, c.j1, nums)
+				c.g.pending.Done()
+			}
+		}()
+	}
+	go func() {
+		defer wg.Done()
+		defer close(order)
+		defer close(jobs)
+		var slots [2]colGroup
+		for k := 0; k+1 < len(groups); k++ {
+			g := &slots[k%2]
+			g.pending.Wait() // the chunks of the group it held are formatted
+			if sorted {
+				cm.fill(g, groups[k], groups[k+1])
+			} else {
+				cm.fillAll(g)
+			}
+			for _, c := range cm.chunks(g) {
+				ch := colChunk{g: g, j0: c[0], j1: c[1], out: make(chan []byte, 1)}
+				select {
+				case order <- ch:
+				case <-stop:
+					return
+				}
+				g.pending.Add(1)
+				select {
+				case jobs <- ch:
+				case <-stop:
+					g.pending.Done()
+					return
+				}
+			}
+		}
+	}()
+	t.spill()
+	for c := range order {
+		buf := <-c.out
+		t.write(buf)
+		if t.err != nil {
+			close(stop)
+			break
+		}
+		select {
+		case free <- buf:
+		default:
+		}
+	}
+	wg.Wait()
+}
+
+// appendColumns appends the COLUMNS lines of columns [j0, j1) of g to buf, with the
+// integer markers that open or close before each column and, when j1 is the last
+// column, after it.
+func (cm *colMatrix) appendColumns(buf []byte, g *colGroup, j0, j1 int, nums *numCache) []byte {
+	m := cm.m
+	kind, obj := m.colKind, m.colObj
+	start, index, value := cm.start, g.index, g.value
+	rows := cm.rows
+	inInt := j0 > 0 && kind[j0-1].IsInteger()
+	for j := j0; j < j1; j++ {
+		if isInt := kind[j].IsInteger(); isInt != inInt {
+			if isInt {
+				buf = append(buf, "    MARKER  'MARKER'  'INTORG'\n"...)
+			} else {
+				buf = append(buf, "    MARKER  'MARKER'  'INTEND'\n"...)
+			}
+			inInt = isInt
+		}
+		name := cm.cols.name(j)
+		b, e := start[j]-g.base, start[j+1]-g.base
+		if c := obj[j]; c != 0 || b == e {
+			buf = appendEntry(buf, name, objRowBytes, c, nums)
+		}
+		for k := b; k < e; k++ {
+			r := index[k]
+			buf = appendEntry(buf, name, rows.arena[rows.start(int(r)):rows.end[r]], value[k], nums)
+		}
+	}
+	if j1 == m.NumVars() && inInt {
+		buf = append(buf, "    MARKER  'MARKER'  'INTEND'\n"...)
+	}
+	return buf
+}

@@ -1,0 +1,271 @@
+package model
+
+import (
+	"errors"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// nameList is a list of names stored back to back in one byte arena: the form in
+// which the writers hold the file names of a model. A million names cost two
+// allocations and 4 bytes each besides their bytes, instead of a string header and an
+// allocation each.
+type nameList struct {
+	arena []byte
+	end   []uint32 // end[i] is the end of name i in arena; it starts at end[i-1] (0 for i = 0)
+}
+
+// errNameArena is returned when a model's names do not fit in a 4 GiB arena.
+var errNameArena = errors.New("model: names take 4 GiB or more")
+
+// start returns the offset of name i in the arena.
+func (l *nameList) start(i int) uint32 {
+	if i == 0 {
+		return 0
+	}
+	return l.end[i-1]
+}
+
+// name returns the bytes of name i (aliasing the arena).
+func (l *nameList) name(i int) []byte { return l.arena[l.start(i):l.end[i]] }
+
+// len returns the number of names.
+func (l *nameList) len() int { return len(l.end) }
+
+// add appends name. A list whose arena would reach 4 GiB keeps growing its index but
+// stores the name as empty, and add reports false.
+func (l *nameList) add(name string) bool {
+	if len(l.arena)+len(name) > math.MaxUint32 {
+		l.end = append(l.end, uint32(len(l.arena)))
+		return false
+	}
+	l.arena = append(l.arena, name...)
+	l.end = append(l.end, uint32(len(l.arena)))
+	return true
+}
+
+// addBytes is add for a name given as bytes.
+func (l *nameList) addBytes(name []byte) bool {
+	if len(l.arena)+len(name) > math.MaxUint32 {
+		l.end = append(l.end, uint32(len(l.arena)))
+		return false
+	}
+	l.arena = append(l.arena, name...)
+	l.end = append(l.end, uint32(len(l.arena)))
+	return true
+}
+
+// grow reserves room for n more names of about 16 bytes.
+func (l *nameList) grow(n int) {
+	l.end = slices.Grow(l.end, n)
+	l.arena = slices.Grow(l.arena, 16*n)
+}
+
+// clone returns a copy of l that shares no storage with it.
+func (l *nameList) clone() nameList {
+	return nameList{arena: slices.Clone(l.arena), end: slices.Clone(l.end)}
+}
+
+// given reports whether name i is not empty.
+func (l *nameList) given(i int) bool { return l.end[i] != l.start(i) }
+
+// strings returns the names as substrings of one string.
+func (l *nameList) strings() []string {
+	all := string(l.arena)
+	out := make([]string, len(l.end))
+	for i, e := range l.end {
+		out[i] = all[l.start(i):e]
+	}
+	return out
+}
+
+// fileNameLists returns the names of fileNames as name lists. Names are sanitised
+// straight into the arena (rules 1 to 3), and rule 4 is applied by checking with an
+// open-addressing hash table over the arena that no two names are equal, which is the
+// case in a model whose names are unique and which leaves every name unchanged; when
+// some are equal, the names are made unique by the reference path (uniqueNames).
+func (m *Model) fileNameLists() (cols, rows nameList, err error) {
+	type result struct {
+		l   nameList
+		err error
+	}
+	// Rows are the larger list in most models: they are done on another goroutine.
+	done := make(chan result, 1)
+	go func() {
+		l, err := fileNameList(&m.rowNames, 'c', objRowName)
+		done <- result{l, err}
+	}()
+	cols, err = fileNameList(&m.colNames, 'x', "")
+	r := <-done
+	if err != nil {
+		return nameList{}, nameList{}, err
+	}
+	return cols, r.l, r.err
+}
+
+// fileNameList applies rules 1 to 4 to names, prefix being the generated-name prefix
+// and reserved a name taken before all others ("" for none).
+func fileNameList(names *nameList, prefix byte, reserved string) (nameList, error) {
+	l, clash, err := sanitizedList(names, prefix)
+	if err != nil {
+		return nameList{}, err
+	}
+	if l.distinct(names, clash, reserved) {
+		return l, nil
+	}
+	unique := uniqueNames(l.strings(), names.strings(), prefix, reserved)
+	var out nameList
+	out.end = make([]uint32, len(unique))
+	for i, n := range unique {
+		out.arena = append(out.arena, n...)
+		out.end[i] = uint32(len(out.arena))
+	}
+	return out, nil
+}
+
+// sanitizedList is sanitizedNames into a nameList. clash reports whether a given name
+// looks like a generated one after sanitising (see uniqueNames).
+func sanitizedList(names *nameList, prefix byte) (l nameList, clash bool, err error) {
+	size := len(names.arena) + names.len()
+	l.arena = make([]byte, 0, size+size/8)
+	l.end = make([]uint32, names.len())
+	for i := range l.end {
+		n := names.name(i)
+		begin := len(l.arena)
+		if len(n) == 0 {
+			l.arena = append(l.arena, prefix)
+			l.arena = strconv.AppendInt(l.arena, int64(i), 10)
+		} else {
+			l.arena = appendSanitized(l.arena, n)
+			if !clash && generatedBytes(l.arena[begin:], prefix) {
+				clash = true
+			}
+		}
+		if len(l.arena) > math.MaxUint32 {
+			return nameList{}, false, errNameArena
+		}
+		l.end[i] = uint32(len(l.arena))
+	}
+	return l, clash, nil
+}
+
+// appendSanitized appends sanitizeName(n) to b for a non-empty n, without allocating.
+func appendSanitized(b, n []byte) []byte {
+	begin := len(b)
+	if c := n[0]; c >= '0' && c <= '9' || c == '.' {
+		b = append(b, '_')
+	}
+	for i := 0; i < len(n); {
+		c := n[i]
+		if c < utf8.RuneSelf {
+			if !nameByte(c) {
+				c = '_'
+			}
+			b = append(b, c)
+			i++
+			continue
+		}
+		// One '_' per rune, as sanitizeName's range loop does (an invalid byte is a
+		// rune of its own).
+		_, size := utf8.DecodeRune(n[i:])
+		b = append(b, '_')
+		i += size
+	}
+	if s := b[begin:]; len(s) <= len("semi-continuous") && s[0] != '_' && isKeyword(s) {
+		b = append(b, 0)
+		copy(b[begin+1:], b[begin:])
+		b[begin] = '_'
+	}
+	return b
+}
+
+// generatedBytes is looksGenerated for a byte slice.
+func generatedBytes(n []byte, prefix byte) bool {
+	if len(n) < 2 || n[0] != prefix {
+		return false
+	}
+	for _, c := range n[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isKeyword reports whether s (ASCII) is an LP keyword ignoring case.
+func isKeyword(s []byte) bool {
+	var low [len("semi-continuous")]byte
+	for i, c := range s {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	return lpKeywords[string(low[:len(s)])]
+}
+
+// distinct reports whether the names that take part in rule 4 are all different from
+// each other and from reserved: the given ones (names.given(i)), or all when clash.
+// Then uniqueNames would return them unchanged.
+//
+// It compares 64-bit hashes, sorted into buckets by their top bits with one counting
+// pass and one scatter: sequential passes over two arrays of 8 bytes per name, where a
+// hash table would take a cache miss per name. Two equal hashes count as equal names
+// (a false alarm, about 1 in 10^7 for a million names, only sends the names to the
+// exact path).
+func (l *nameList) distinct(names *nameList, clash bool, reserved string) bool {
+	count := 0
+	for i := range l.end {
+		if clash || names.given(i) {
+			count++
+		}
+	}
+	if count == 0 {
+		return true
+	}
+	bits := 0
+	for 1<<bits < count/2 {
+		bits++
+	}
+	shift := 64 - bits
+	seed := maphash.MakeSeed()
+	hs := make([]uint64, 0, count)
+	bucket := make([]int32, 1<<bits+1)
+	for i := range l.end {
+		if !clash && !names.given(i) {
+			continue
+		}
+		b := l.name(i)
+		if len(b) == len(reserved) && string(b) == reserved {
+			return false
+		}
+		h := maphash.Bytes(seed, b)
+		hs = append(hs, h)
+		bucket[h>>shift+1]++
+	}
+	for b := 1; b < len(bucket); b++ {
+		bucket[b] += bucket[b-1]
+	}
+	sorted := make([]uint64, count)
+	for _, h := range hs {
+		b := h >> shift
+		sorted[bucket[b]] = h
+		bucket[b]++
+	}
+	// bucket[b] is now the end of bucket b.
+	begin := int32(0)
+	for _, end := range bucket[:1<<bits] {
+		for x := begin; x < end; x++ {
+			for y := x + 1; y < end; y++ {
+				if sorted[x] == sorted[y] {
+					return false
+				}
+			}
+		}
+		begin = end
+	}
+	return true
+}
