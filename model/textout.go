@@ -102,11 +102,17 @@ type numSlot struct {
 
 // append appends appendNum(v) to b.
 func (c *numCache) append(b []byte, v float64) []byte {
-	if v == 0 {
-		return append(b, '0')
-	}
 	if v > -1e6 && v < 1e6 && v == float64(int32(v)) {
-		return strconv.AppendInt(b, int64(v), 10)
+		// ±1 and the other one-digit integers (a model's most common coefficients)
+		// without strconv; 0 also covers -0.
+		switch i := int32(v); {
+		case i >= 0 && i <= 9:
+			return append(b, byte('0'+i))
+		case i < 0 && i >= -9:
+			return append(b, '-', byte('0'-i))
+		default:
+			return strconv.AppendInt(b, int64(i), 10)
+		}
 	}
 	bits := math.Float64bits(v)
 	s := &c.slot[(bits*0x9e3779b97f4a7c15)>>(64-numCacheBits)]
