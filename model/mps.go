@@ -47,16 +47,28 @@ import (
 // side (a RANGES value may be larger) or objective constant of magnitude MPSInfinity or more (readers take it as
 // infinite), or a coefficient of magnitude MaxMPSCoefficient or more (ReadMPS refuses it).
 func (m *Model) WriteMPS(w io.Writer) error {
-	if err := m.validateStructure(); err != nil {
-		return fmt.Errorf("model: write MPS: %w", err)
+	// The file names are made while the model is checked.
+	type fileNames struct {
+		cols, rows nameList
+		err        error
 	}
-	if err := m.mpsRepresentable(); err != nil {
-		return fmt.Errorf("model: write MPS: %w", err)
+	named := make(chan fileNames, 1)
+	go func() {
+		c, r, err := m.fileNameLists()
+		named <- fileNames{c, r, err}
+	}()
+	err := m.validateStructure()
+	if err == nil {
+		err = m.mpsRepresentable()
 	}
-	cols, rows, err := m.fileNameLists()
+	names := <-named
+	if err == nil {
+		err = names.err
+	}
 	if err != nil {
 		return fmt.Errorf("model: write MPS: %w", err)
 	}
+	cols, rows := names.cols, names.rows
 	t := newTextOut(w)
 
 	t.str("NAME")

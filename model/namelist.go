@@ -155,25 +155,30 @@ func sanitizedList(names *nameList, prefix byte) (l nameList, clash bool, err er
 // appendSanitized appends sanitizeName(n) to b for a non-empty n, without allocating.
 func appendSanitized(b, n []byte) []byte {
 	begin := len(b)
+	b = slices.Grow(b, len(n)+1)
 	if c := n[0]; c >= '0' && c <= '9' || c == '.' {
 		b = append(b, '_')
 	}
+	// ASCII bytes map through sanitizedByte; the slice is written by index, its
+	// capacity being reserved above (a sanitised name is never longer than n + 1).
+	w := len(b)
+	b = b[:w+len(n)]
 	for i := 0; i < len(n); {
 		c := n[i]
 		if c < utf8.RuneSelf {
-			if !nameByte(c) {
-				c = '_'
-			}
-			b = append(b, c)
+			b[w] = sanitizedByte[c]
+			w++
 			i++
 			continue
 		}
 		// One '_' per rune, as sanitizeName's range loop does (an invalid byte is a
 		// rune of its own).
 		_, size := utf8.DecodeRune(n[i:])
-		b = append(b, '_')
+		b[w] = '_'
+		w++
 		i += size
 	}
+	b = b[:w]
 	if s := b[begin:]; len(s) <= len("semi-continuous") && s[0] != '_' && isKeyword(s) {
 		b = append(b, 0)
 		copy(b[begin+1:], b[begin:])
@@ -181,6 +186,17 @@ func appendSanitized(b, n []byte) []byte {
 	}
 	return b
 }
+
+// sanitizedByte maps an ASCII byte to itself when nameByte allows it, else to '_'.
+var sanitizedByte = func() (t [utf8.RuneSelf]byte) {
+	for c := range t {
+		t[c] = '_'
+		if nameByte(byte(c)) {
+			t[c] = byte(c)
+		}
+	}
+	return t
+}()
 
 // generatedBytes is looksGenerated for a byte slice.
 func generatedBytes(n []byte, prefix byte) bool {
