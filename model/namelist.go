@@ -16,6 +16,7 @@ import (
 type nameList struct {
 	arena []byte
 	end   []uint32 // end[i] is the end of name i in arena; it starts at end[i-1] (0 for i = 0)
+	hint  int      // names announced by grow: the arena is reserved for them at the first name
 }
 
 // errNameArena is returned when a model's names do not fit in a 4 GiB arena.
@@ -42,6 +43,10 @@ func (l *nameList) add(name string) bool {
 		l.end = append(l.end, uint32(len(l.arena)))
 		return false
 	}
+	if l.hint > 0 && name != "" {
+		l.arena = slices.Grow(l.arena, 16*l.hint)
+		l.hint = 0
+	}
 	l.arena = append(l.arena, name...)
 	l.end = append(l.end, uint32(len(l.arena)))
 	return true
@@ -58,15 +63,16 @@ func (l *nameList) addBytes(name []byte) bool {
 	return true
 }
 
-// grow reserves room for n more names of about 16 bytes.
+// grow reserves room for n more names, and for about 16 bytes each once a name is
+// not empty (a model without names reserves no arena).
 func (l *nameList) grow(n int) {
 	l.end = slices.Grow(l.end, n)
-	l.arena = slices.Grow(l.arena, 16*n)
+	l.hint += n
 }
 
 // clone returns a copy of l that shares no storage with it.
 func (l *nameList) clone() nameList {
-	return nameList{arena: slices.Clone(l.arena), end: slices.Clone(l.end)}
+	return nameList{arena: slices.Clone(l.arena), end: slices.Clone(l.end), hint: l.hint}
 }
 
 // given reports whether name i is not empty.

@@ -18,7 +18,11 @@
 #      and PuLP's build + writeMPS PULP_RUNS times (default 1; timed inside Python, so
 #      the interpreter's start, `import pulp` and the JSON read are not counted);
 #   3. print the medians and the ratios, wall and CPU (user+sys), and the peak RSS of
-#      each process, with the load average before and after.
+#      each process, with the load average before and after;
+#   4. at M = 1000, also run the Go benchmark of the same build + write
+#      (BenchmarkDLTBuildWriteMPS/nnz=1e6 in model/dltbench_test.go: what PuLP's timed
+#      part does, without reading the instance or the MIP-start heuristics) and print
+#      PuLP's time over it. GO_BENCH=0 skips it.
 #
 # Usage: scripts/pulp-compare.sh [M]
 # Environment: SCHEDOPT (a schedopt binary; default: built from this checkout),
@@ -119,4 +123,15 @@ echo "== times (medians of $RUNS schedopt runs; best of $PULP_RUNS PuLP runs)"
 echo "schedopt export (whole process):   wall $gw s, cpu $gc s, peak RSS $gm MB   [runs: $(cut -d' ' -f1 "$work/go.txt" | tr '\n' ' ')s wall]"
 echo "PuLP build + writeMPS (in Python):  wall $pw s, cpu $pc s   (whole process: wall $pbw s, peak RSS $pm MB)"
 awk -v gw="$gw" -v gc="$gc" -v gm="$gm" -v pw="$pw" -v pc="$pc" -v pm="$pm" 'BEGIN {
-  printf "ratio PuLP / schedopt: %.0fx wall, %.0fx cpu, %.1fx peak RSS\n", pw/gw, pc/gc, pm/gm }'
+  printf "ratio PuLP build+write / schedopt export: %.0fx wall, %.0fx cpu, %.1fx peak RSS\n", pw/gw, pc/gc, pm/gm }'
+
+# 4. The Go benchmark of build + write alone (same instance at M = 1000).
+if [ "$M" = 1000 ] && [ "${GO_BENCH:-1}" != 0 ]; then
+  (cd "$root" && go test -run '^$' -bench 'DLTBuildWriteMPS/nnz=1e6$' -benchtime 10x -count 3 ./model/) >"$work/bench.txt"
+  bw=$(awk '/^BenchmarkDLTBuildWriteMPS/ {print $3/1e9}' "$work/bench.txt" | median)
+  bc=$(awk '/^BenchmarkDLTBuildWriteMPS/ {for (i=1; i<NF; i++) if ($(i+1)=="cpu-ms/op") print $i/1e3}' "$work/bench.txt" | median)
+  echo "== load average after the Go benchmark: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "Go benchmark build + WriteMPS (BenchmarkDLTBuildWriteMPS/nnz=1e6, median of 3x10): wall $bw s, cpu $bc s"
+  awk -v bw="$bw" -v bc="$bc" -v pw="$pw" -v pc="$pc" 'BEGIN {
+    printf "ratio PuLP build+write / Go build+write: %.0fx wall, %.0fx cpu\n", pw/bw, pc/bc }'
+fi
