@@ -210,3 +210,42 @@ func TestWriteMPSReportsAWriteErrorAndStops(t *testing.T) {
 		t.Errorf("%d goroutines before, %d after: the writer left some running", before, after)
 	}
 }
+
+// TestShortRowsMatchAMergeThenSort checks the sorted insertion of appendShort against
+// the definition: sum duplicates in the order they come, drop zeros, sort by column.
+func TestShortRowsMatchAMergeThenSort(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	m := New("t")
+	const cols = 6
+	for range cols {
+		m.AddContinuous(0, 1, "")
+	}
+	var e Expr
+	for trial := range 20000 {
+		e.Reset()
+		for range r.IntN(shortRow + 1) {
+			// Few columns and values that cancel, so duplicates and zeros are common.
+			e.Add(Var(r.IntN(cols)), []float64{0, 1, -1, 0.1, 0.2, -0.3, 2.5}[r.IntN(7)])
+		}
+		sum := map[int32]float64{}
+		for i, v := range e.Vars {
+			sum[int32(v)] += e.Coefs[i]
+		}
+		var wantIdx []int32
+		for j := range int32(cols) {
+			if c, ok := sum[j]; ok && c != 0 {
+				wantIdx = append(wantIdx, j)
+			}
+		}
+		row := m.AddConstr(e, LE, 1, "")
+		idx, val := m.RowTerms(row)
+		if !slices.Equal(idx, wantIdx) && !(len(idx) == 0 && len(wantIdx) == 0) {
+			t.Fatalf("trial %d: %v %v gives columns %v, want %v", trial, e.Vars, e.Coefs, idx, wantIdx)
+		}
+		for k, j := range idx {
+			if val[k] != sum[j] {
+				t.Fatalf("trial %d: %v %v: column %d is %v, want %v", trial, e.Vars, e.Coefs, j, val[k], sum[j])
+			}
+		}
+	}
+}

@@ -389,10 +389,12 @@ func (m *Model) appendMerged(e Expr, r Row, name string) {
 		m.Grow(0, 0, max(len(e.Vars), begin))
 	}
 	if len(e.Vars) <= shortRow {
-		m.appendShort(e, r, name)
-	} else {
-		m.appendLong(e, r, name)
+		if m.appendShort(e, r, name) {
+			m.dropZeros(begin)
+		}
+		return
 	}
+	m.appendLong(e, r, name)
 	// Drop exact zeros and note whether the row is sorted, in one pass.
 	idx, val := m.rowIndex, m.rowValue
 	w := begin
@@ -419,13 +421,15 @@ func (m *Model) appendMerged(e Expr, r Row, name string) {
 const shortRow = 12
 
 // appendShort appends e's terms to the row that starts at len(m.rowIndex) before the
-// call, summing duplicates by linear search. Capacity has been reserved by the caller.
-func (m *Model) appendShort(e Expr, r Row, name string) {
+// call, keeping the row sorted by column as it goes (insertion from the end) and
+// summing a duplicate into the entry it meets on the way. Each sum is taken in the
+// order the terms come, as a merge followed by a sort would. It reports whether an
+// entry may be zero. Capacity has been reserved by the caller.
+func (m *Model) appendShort(e Expr, r Row, name string) (zero bool) {
 	begin := len(m.rowIndex)
 	idx, val := m.rowIndex, m.rowValue
 	coefs := e.Coefs[:len(e.Vars)]
 	ncol := Var(len(m.colLo))
-terms:
 	for i, v := range e.Vars {
 		c := coefs[i]
 		if v < 0 || v >= ncol {
@@ -436,16 +440,40 @@ terms:
 			m.fail("%s: coefficient of %s is %g", rowWhat(r, name), m.VarName(v), c)
 			continue
 		}
-		for k := begin; k < len(idx); k++ {
-			if idx[k] == int32(v) {
-				val[k] += c
-				continue terms
-			}
+		j := int32(v)
+		k := len(idx)
+		for k > begin && idx[k-1] > j {
+			k--
 		}
-		idx = append(idx, int32(v))
+		if k > begin && idx[k-1] == j {
+			val[k-1] += c
+			zero = zero || val[k-1] == 0
+			continue
+		}
+		idx = append(idx, j)
 		val = append(val, c)
+		for p := len(idx) - 1; p > k; p-- {
+			idx[p], val[p] = idx[p-1], val[p-1]
+		}
+		idx[k], val[k] = j, c
+		zero = zero || c == 0
 	}
 	m.rowIndex, m.rowValue = idx, val
+	return zero
+}
+
+// dropZeros removes the zero entries of the row that starts at begin, keeping the
+// order of the others.
+func (m *Model) dropZeros(begin int) {
+	idx, val := m.rowIndex, m.rowValue
+	w := begin
+	for i := begin; i < len(idx); i++ {
+		if val[i] != 0 {
+			idx[w], val[w] = idx[i], val[i]
+			w++
+		}
+	}
+	m.rowIndex, m.rowValue = idx[:w], val[:w]
 }
 
 // appendLong is appendShort for long expressions, using the scratch array m.pos (the
