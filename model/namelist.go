@@ -236,7 +236,7 @@ func isKeyword(s []byte) bool {
 // It compares 64-bit hashes, sorted into buckets by their top bits with one counting
 // pass and one scatter: sequential passes over two arrays of 8 bytes per name, where a
 // hash table would take a cache miss per name. Two equal hashes count as equal names
-// (a false alarm, about 1 in 10^7 for a million names, only sends the names to the
+// (a false alarm, about 1 in 4·10^7 for a million names, only sends the names to the
 // exact path).
 func (l *nameList) distinct(names *nameList, clash bool, reserved string) bool {
 	count := 0
