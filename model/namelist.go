@@ -89,10 +89,10 @@ func (l *nameList) strings() []string {
 }
 
 // fileNameLists returns the names of fileNames as name lists. Names are sanitised
-// straight into the arena (rules 1 to 3), and rule 4 is applied by checking with an
-// open-addressing hash table over the arena that no two names are equal, which is the
-// case in a model whose names are unique and which leaves every name unchanged; when
-// some are equal, the names are made unique by the reference path (uniqueNames).
+// straight into the arena (rules 1 to 3), and rule 4 is applied by checking that no
+// two names are equal (distinct), which is the case in a model whose names are unique
+// and leaves every name unchanged; when some are equal, the names are made unique by
+// the reference path (uniqueNames).
 func (m *Model) fileNameLists() (cols, rows nameList, err error) {
 	type result struct {
 		l   nameList
@@ -127,6 +127,9 @@ func fileNameList(names *nameList, prefix byte, reserved string) (nameList, erro
 	out.end = make([]uint32, len(unique))
 	for i, n := range unique {
 		out.arena = append(out.arena, n...)
+		if len(out.arena) > math.MaxUint32 {
+			return nameList{}, errNameArena
+		}
 		out.end[i] = uint32(len(out.arena))
 	}
 	return out, nil
@@ -135,8 +138,9 @@ func fileNameList(names *nameList, prefix byte, reserved string) (nameList, erro
 // sanitizedList is sanitizedNames into a nameList. clash reports whether a given name
 // looks like a generated one after sanitising (see uniqueNames).
 func sanitizedList(names *nameList, prefix byte) (l nameList, clash bool, err error) {
-	size := len(names.arena) + names.len()
-	l.arena = make([]byte, 0, size+size/8)
+	// Room for the given names, a '_' each, and a generated name for the others.
+	size := len(names.arena) + names.len()*(2+len(strconv.Itoa(names.len())))
+	l.arena = make([]byte, 0, size)
 	l.end = make([]uint32, names.len())
 	for i := range l.end {
 		n := names.name(i)
