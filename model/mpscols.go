@@ -28,8 +28,8 @@ const parallelNonzeros = 4 * chunkNonzeros
 // 2/groups of the matrix's memory instead of all of it: with groupNonzeros nonzeros
 // per group, and at most maxGroups groups. Each row keeps a cursor to its first entry
 // not yet transposed; since a row's entries are sorted by column, a group takes the
-// entries below its last column from every row's cursor on. A group costs a pass over
-// the rows besides its entries.
+// entries below its last column from every row's cursor on. Besides its entries, a
+// group costs a scan of one int32 per row (the column at each row's cursor).
 const (
 	groupNonzeros = 128 << 10
 	maxGroups     = 16
@@ -38,10 +38,10 @@ const (
 // colGroup is the column-wise copy of the columns [lo, hi).
 type colGroup struct {
 	lo, hi  int
-	base    int32     // position of column lo's first entry in column-major order
-	index   []int32   // the row of each entry, by column and then row
-	value   []float64 // the coefficient of each entry
-	pending sync.WaitGroup
+	base    int32          // position of column lo's first entry in column-major order
+	index   []int32        // the row of each entry, by column and then row
+	value   []float64      // the coefficient of each entry
+	pending sync.WaitGroup // chunks of the group not yet formatted
 }
 
 // colMatrix is the constraint matrix, transposed a group at a time, with the names
