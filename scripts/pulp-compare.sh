@@ -126,7 +126,7 @@ awk -v gw="$gw" -v gc="$gc" -v gm="$gm" -v pw="$pw" -v pc="$pc" -v pm="$pm" 'BEG
   printf "ratio PuLP build+write / schedopt export: %.0fx wall, %.0fx cpu, %.1fx peak RSS\n", pw/gw, pc/gc, pm/gm }'
 
 # 4. The Go benchmark of build + write alone (same instance at M = 1000).
-if [ "$M" = 1000 ] && [ "${GO_BENCH:-1}" != 0 ]; then
+if [ "$M" = 1000 ] && [ "${GO_BENCH:-1}" != 0 ] && command -v go >/dev/null; then
   (cd "$root" && go test -run '^$' -bench 'DLTBuildWriteMPS/nnz=1e6$' -benchtime 10x -count 3 ./model/) >"$work/bench.txt"
   bw=$(awk '/^BenchmarkDLTBuildWriteMPS/ {print $3/1e9}' "$work/bench.txt" | median)
   bc=$(awk '/^BenchmarkDLTBuildWriteMPS/ {for (i=1; i<NF; i++) if ($(i+1)=="cpu-ms/op") print $i/1e3}' "$work/bench.txt" | median)
