@@ -18,8 +18,8 @@ import (
 // The benchmarks of this file build and write the MIP (6.6)-(6.28) of seed 004 §6 on
 // the instance of issue 17: `schedopt gen dlt-multi --m M --n 12 --seed 1 --objective
 // min-energy --deadline 1000`, whose model at m = 1000 has 86,019 columns, 260,043 rows
-// and 1,031,046 nonzeros (a 54 MB MPS file). The nonzero count grows linearly with m
-// (about 1,031 per machine), so m = 10, 100, 1000 and 10000 give the sizes 10^4 to 10^7.
+// and 1,076,048 nonzeros (a 54 MB MPS file). The nonzero count grows linearly with m
+// (about 1,076 per machine), so m = 10, 100, 1000 and 10000 give the sizes 10^4 to 10^7.
 // scripts/pulp-compare.sh builds the same model in PuLP.
 
 // dltInstance returns the benchmark instance with m machines.
