@@ -16,12 +16,15 @@ const speedTol = 1e-9
 type Order int
 
 // Task orders: IJK lets i vary fastest (block id order), JIK j, KIJ k; Random is a
-// seeded random permutation (the thesis's RD).
+// seeded random permutation (the thesis's RD). KJI lets k vary fastest and i slowest,
+// so that consecutive processors get slabs across the I axis, the longest of the
+// chapter 7 grids (the author's code has it; the thesis's tables do not use it).
 const (
 	IJK Order = iota
 	JIK
 	KIJ
 	Random
+	KJI
 )
 
 // String returns the order's name as in the thesis's tables.
@@ -35,6 +38,8 @@ func (o Order) String() string {
 		return "KIJ"
 	case Random:
 		return "RD"
+	case KJI:
+		return "KJI"
 	}
 	return fmt.Sprintf("Order(%d)", int(o))
 }
@@ -108,6 +113,14 @@ func TaskOrder(in *dom.Instance, o Order, seed uint64) ([]int, error) {
 	case KIJ:
 		for j := 0; j < g.NY; j++ {
 			for i := 0; i < g.NX; i++ {
+				for k := 0; k < g.NZ; k++ {
+					order = append(order, id(i, j, k))
+				}
+			}
+		}
+	case KJI:
+		for i := 0; i < g.NX; i++ {
+			for j := 0; j < g.NY; j++ {
 				for k := 0; k < g.NZ; k++ {
 					order = append(order, id(i, j, k))
 				}

@@ -90,7 +90,7 @@ func BenchmarkTaskMovement8192(b *testing.B) {
 			var scores, iters int64
 			var secs float64
 			for b.Loop() {
-				_, st, err := Search(context.Background(), in, start, TMOptions{Iterations: 500, Seed: 1})
+				_, st, err := Search(context.Background(), in, start, TMOptions{Iterations: 3000, Seed: 1})
 				if err != nil {
 					b.Fatal(err)
 				}

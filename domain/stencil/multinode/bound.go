@@ -20,12 +20,43 @@ type Bound struct {
 	Load float64
 	TS   float64 // the ts at which Load is attained
 
-	// Comm bounds communication energy: at least NodeCut arcs cross nodes and
-	// ProcCut arcs cross processors, so Comm = e_intra·ProcCut + (e_inter − e_intra)·NodeCut
-	// with the cheapest intra- and inter-node arc energies.
-	Comm             float64
-	NodeCut, ProcCut int64
-	NodeCap, ProcCap int64 // most tasks a node / a processor can hold by the deadline
+	// Comm bounds communication energy level by level: an arc between processors
+	// at level L costs at least ê(L), the least arc energy at level ≥ L, which is the
+	// sum of the increments ê(j+1) − ê(j) over the levels j < L whose groups it leaves
+	// (level 0: processors, 1: nodes, then the network's groups); at least Cut arcs
+	// leave groups of level j, so Comm = Σ_j increment_j · Cut_j.
+	Comm   float64
+	Levels []LevelCut
+}
+
+// LevelCut is one level of the communication bound.
+type LevelCut struct {
+	Level    int     // 0 processors, 1 nodes, ≥ 2 network groups
+	Capacity int64   // most tasks one group of the level can hold by the deadline
+	Cut      int64   // arcs that must leave the groups of the level
+	Energy   float64 // J each such arc costs beyond the lower levels
+}
+
+// groupCapacity returns the largest total capacity of a group of level j: a maximal
+// set of processors whose pairs are all at level ≤ j.
+func groupCapacity(s *System, capOf []int64, j int) int64 {
+	m := len(s.Procs)
+	seen := make([]bool, m)
+	var best int64
+	for p := 0; p < m; p++ {
+		if seen[p] {
+			continue
+		}
+		var c int64
+		for k := 0; k < m; k++ {
+			if k == p || s.Level[p][k] <= j {
+				seen[k] = true
+				c += capOf[k]
+			}
+		}
+		best = max(best, c)
+	}
+	return best
 }
 
 // LowerBound returns a lower bound on the energy of any mapping of in (built by
@@ -52,43 +83,50 @@ func LowerBound(ctx context.Context, s *System, in *stencil.Instance, g stencil.
 	}
 	// Capacities in tasks (equal tasks).
 	cells := in.Tasks[0].Cells
-	nodeCap := make([]int64, s.Nodes)
+	capOf := make([]int64, len(in.Processors))
 	for p, pr := range in.Processors {
-		c := int64(math.Floor(in.Deadline*(1+stencil.TimeTol)/(pr.TimePerCell*cells) + 1e-9))
-		b.ProcCap = max(b.ProcCap, c)
-		nodeCap[s.Procs[p].Node] += c
+		capOf[p] = int64(math.Floor(in.Deadline*(1+stencil.TimeTol)/(pr.TimePerCell*cells) + 1e-9))
 	}
-	b.NodeCap = slices.Max(nodeCap)
-	prof := newProfile(g)
-	var err error
-	if b.NodeCut, err = prof.minCut(ctx, b.NodeCap); err != nil {
-		return b, err
+	// ê(L) = least arc energy between processors at level ≥ L (nondecreasing).
+	maxL := 0
+	for p := range s.Level {
+		maxL = max(maxL, slices.Max(s.Level[p]))
 	}
-	if b.ProcCut, err = prof.minCut(ctx, b.ProcCap); err != nil {
-		return b, err
-	}
-	eIntra, eInter := math.Inf(1), math.Inf(1)
 	arcCells := in.Arcs[0].Cells
+	eAt := make([]float64, maxL+2)
+	for L := range eAt {
+		eAt[L] = math.Inf(1)
+	}
 	for p := range in.Processors {
 		for k := range in.Processors {
-			if p == k {
-				continue
-			}
-			e := arcCells * in.LinkEnergy[p][k]
-			if s.Inter(p, k) {
-				eInter = math.Min(eInter, e)
-			} else {
-				eIntra = math.Min(eIntra, e)
+			if p != k {
+				L := s.Level[p][k]
+				eAt[L] = math.Min(eAt[L], arcCells*in.LinkEnergy[p][k])
 			}
 		}
 	}
-	if math.IsInf(eIntra, 1) { // one processor per node
-		eIntra = eInter
+	eAt[0], eAt[maxL+1] = 0, math.Inf(1)
+	for L := maxL; L >= 1; L-- {
+		eAt[L] = math.Min(eAt[L], eAt[L+1])
 	}
-	if math.IsInf(eInter, 1) {
-		eInter, b.NodeCut = 0, 0
+	prof := newProfile(g)
+	prev := 0.0
+	for j := 0; j < maxL; j++ {
+		// Groups of level j: processors whose pairs are all at level ≤ j (j = 0: one
+		// processor each). An arc at level L > j leaves its level-j group.
+		inc := eAt[j+1] - prev
+		prev = eAt[j+1]
+		if math.IsInf(inc, 1) || inc <= 0 {
+			continue
+		}
+		gc := groupCapacity(s, capOf, j)
+		cut, err := prof.minCut(ctx, gc)
+		if err != nil {
+			return b, err
+		}
+		b.Levels = append(b.Levels, LevelCut{Level: j, Capacity: gc, Cut: cut, Energy: inc})
+		b.Comm += inc * float64(cut)
 	}
-	b.Comm = eIntra*float64(b.ProcCut) + math.Max(0, eInter-eIntra)*float64(b.NodeCut)
 	b.E = b.Load + b.Comm
 	return b, nil
 }
