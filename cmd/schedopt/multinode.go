@@ -96,8 +96,8 @@ func parseMultinodeGrid(s string) (dst.Grid, error) {
 	}
 	var g dst.Grid
 	if _, err := fmt.Sscanf(strings.ToLower(s), "%dx%dx%d", &g.NX, &g.NY, &g.NZ); err != nil || g.NX <= 0 || g.NY <= 0 || g.NZ <= 0 ||
-		g.NX*g.NY*g.NZ > 1<<20 {
-		return g, usagef("--grid: want thesis, published or NXxNYxNZ (at most 2^20 blocks), got %q", s)
+		g.NX > 1<<17 || g.NY > 1<<17 || g.NZ > 1<<17 || g.NX*g.NY*g.NZ > 1<<17 {
+		return g, usagef("--grid: want thesis, published or NXxNYxNZ (at most 2^17 blocks), got %q", s)
 	}
 	g.Stencil = "7-point"
 	return g, nil

@@ -64,7 +64,7 @@ type TMOptions struct {
 	// AddTenure and RemoveTenure are the iterations an "add task u to P" and a
 	// "remove task u from P" attribute stay tabu-active after a move made the
 	// opposite change; the thesis takes the addition tenure larger. 0 means 20 and 10.
-	AddTenure, RemoveTenure int
+	AddTenure, RemoveTenure int // at most 2^29 each
 	// Sample is the number of tasks drawn (from the tasks with a cut arc) per
 	// neighbourhood and iteration; each gives the moves to its neighbours' processors
 	// and to one random processor. 0 means 32. FullMoves instead evaluates every
@@ -100,10 +100,15 @@ type TMScore struct {
 	Energy    float64
 }
 
+// maxIterations caps TMOptions.Iterations so that iteration + tenure fits the int32
+// tabu entries.
+const maxIterations = 1 << 30
+
 func (o *TMOptions) defaults() {
 	if o.Iterations <= 0 {
 		o.Iterations = 2000
 	}
+	o.Iterations = min(o.Iterations, maxIterations)
 	if o.Neighbourhoods == 0 {
 		o.Neighbourhoods = AllNeighbourhoods
 	}
@@ -113,6 +118,7 @@ func (o *TMOptions) defaults() {
 	if o.RemoveTenure <= 0 {
 		o.RemoveTenure = 10
 	}
+	o.AddTenure, o.RemoveTenure = min(o.AddTenure, maxIterations/2), min(o.RemoveTenure, maxIterations/2)
 	if o.Sample <= 0 {
 		o.Sample = 32
 	}
@@ -211,6 +217,9 @@ func Search(ctx context.Context, in *dom.Instance, start []int, opt TMOptions) (
 		if opt.Neighbourhoods&MoveTask != 0 {
 			if opt.FullMoves {
 				for u := 0; u < n; u++ {
+					if u%256 == 255 && ctx.Err() != nil {
+						break // an iteration scores |V^T|·|V^P| candidates: stay responsive
+					}
 					for q := 0; q < m; q++ {
 						if p := s.assign[u]; q != p {
 							cand[0] = reloc{u, p, q}
