@@ -373,3 +373,33 @@ func RegionGrowing(in *dom.Instance, quota []float64, order []int) []int {
 	}
 	return fl.run(start, next, placed)
 }
+
+// PackingStart fills the processors in the order procs, each with tasks taken in the
+// order order while its load stays within frac of the cells it can process by the
+// instance's deadline; tasks left over when the capacities fall short go to the last
+// processor of procs. It is a start of ours for Task Movement, not the thesis's: with
+// the processors grouped by node and the tasks in slabs (KJI), it maps the grid onto as
+// few nodes as the deadline allows, leaving the search to repair the rounds.
+func PackingStart(in *dom.Instance, procs, order []int, frac float64) ([]int, error) {
+	if len(procs) == 0 || len(order) != len(in.Tasks) {
+		return nil, fmt.Errorf("stencil: packing start: %d processors, %d of %d tasks ordered", len(procs), len(order), len(in.Tasks))
+	}
+	a := make([]int, len(in.Tasks))
+	i := 0
+	for _, p := range procs {
+		if p < 0 || p >= len(in.Processors) {
+			return nil, fmt.Errorf("stencil: packing start: no processor %d", p)
+		}
+		capacity := frac * in.Deadline / in.Processors[p].TimePerCell
+		load := 0.0
+		for i < len(order) && load+in.Tasks[order[i]].Cells <= capacity*(1+dom.TimeTol) {
+			load += in.Tasks[order[i]].Cells
+			a[order[i]] = p
+			i++
+		}
+	}
+	for ; i < len(order); i++ {
+		a[order[i]] = procs[len(procs)-1]
+	}
+	return a, nil
+}

@@ -2,6 +2,7 @@ package stencil
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/schedopt/schedopt/domain/stencil/multinode"
@@ -101,5 +102,36 @@ func BenchmarkTaskMovement8192(b *testing.B) {
 			b.ReportMetric(float64(scores)/secs, "scores/s")
 			b.ReportMetric(float64(iters)/secs, "moves/s")
 		})
+	}
+}
+
+// PackingStart fills processors in the given order within frac of their deadline
+// capacity and maps every task.
+func TestPackingStartRespectsCapacities(t *testing.T) {
+	sys := multinode.FatTree()
+	in := sys.Instance(multinode.PublishedGrid(), 1.584e-4)
+	order, err := TaskOrder(in, KJI, 0)
+	must(t, err)
+	procs := []int{5, 3, 9, 2, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55}
+	a, err := PackingStart(in, procs, order, 0.9)
+	must(t, err)
+	load := map[int]float64{}
+	for _, p := range a {
+		load[p] += in.Tasks[0].Cells
+	}
+	last := procs[len(procs)-1]
+	for p, l := range load {
+		if !slices.Contains(procs, p) {
+			t.Fatalf("task on processor %d, not in the order", p)
+		}
+		if p != last && l*in.Processors[p].TimePerCell > 0.9*in.Deadline*(1+1e-9) {
+			t.Fatalf("processor %d busy %g s, above 90%% of %g", p, l*in.Processors[p].TimePerCell, in.Deadline)
+		}
+	}
+	if first := a[order[0]]; first != procs[0] {
+		t.Fatalf("first task on %d, want %d", first, procs[0])
+	}
+	if _, err := PackingStart(in, nil, order, 0.9); err == nil {
+		t.Fatal("no processors: no error")
 	}
 }
