@@ -48,6 +48,7 @@ func (r RoundsRule) Rounds(delta, mu int64) int64 {
 	return min(delta+mu, 3*delta/2)
 }
 
+// String names the rule as the command line prints it.
 func (r RoundsRule) String() string {
 	if r == RoundsDelta {
 		return "delta"

@@ -40,6 +40,7 @@ const (
 	GPU
 )
 
+// String returns "cpu" or "gpu".
 func (k Kind) String() string {
 	if k == GPU {
 		return "gpu"
