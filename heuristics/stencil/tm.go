@@ -153,6 +153,10 @@ func Search(ctx context.Context, in *dom.Instance, start []int, opt TMOptions) (
 		return nil, TMStats{}, fmt.Errorf("stencil: task movement: %w", err)
 	}
 	s.rule = opt.Rounds
+	if s.n == 0 || s.m < 2 {
+		cur := s.current().public()
+		return slices.Clone(start), TMStats{Start: cur, Best: cur, Stopped: "no-move", Elapsed: time.Since(t0)}, nil
+	}
 	var deadline time.Time
 	if opt.TimeLimit > 0 {
 		deadline = t0.Add(opt.TimeLimit)

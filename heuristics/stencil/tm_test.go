@@ -241,3 +241,22 @@ func TestSearchHonoursCancellationAndTimeLimit(t *testing.T) {
 		t.Fatalf("time-limited search: err %v, stopped %q after %v", err, st.Stopped, time.Since(t0))
 	}
 }
+
+// Degenerate inputs: one processor, or no tasks, return the start unchanged.
+func TestSearchOnDegenerateInstances(t *testing.T) {
+	r := rand.New(rand.NewPCG(2, 2))
+	in := randomInstance(r, 1)
+	start := make([]int, len(in.Tasks))
+	got, st, err := Search(context.Background(), in, start, TMOptions{Iterations: 10})
+	if err != nil || !slices.Equal(got, start) || st.Stopped != "no-move" {
+		t.Fatalf("one processor: %v, %v, %q", got, err, st.Stopped)
+	}
+	empty := *randomInstance(r, 3)
+	empty.Tasks, empty.Arcs = nil, nil
+	if got, _, err := Search(context.Background(), &empty, nil, TMOptions{Iterations: 10}); err != nil || len(got) != 0 {
+		t.Fatalf("no tasks: %v, %v", got, err)
+	}
+	if _, _, err := Search(context.Background(), in, []int{5}, TMOptions{}); err == nil {
+		t.Fatal("a start of the wrong length: no error")
+	}
+}

@@ -73,6 +73,9 @@ func LowerBound(ctx context.Context, s *System, in *stencil.Instance, g stencil.
 		return Bound{}, fmt.Errorf("multinode: lower bound: periodic grids are not supported")
 	}
 	n := len(in.Tasks)
+	if n == 0 || len(in.Arcs) == 0 {
+		return Bound{}, fmt.Errorf("multinode: lower bound: the instance has %d tasks and %d arcs", n, len(in.Arcs))
+	}
 	if g.NX*g.NY*g.NZ != n || len(in.Processors) != len(s.Procs) {
 		return Bound{}, fmt.Errorf("multinode: lower bound: instance does not match the grid and system")
 	}

@@ -180,3 +180,18 @@ func TestLowerBoundHonoursItsContext(t *testing.T) {
 		t.Fatal("a cancelled lower bound returned no error")
 	}
 }
+
+func TestLowerBoundRejectsMismatchedInput(t *testing.T) {
+	s := Torus()
+	in := s.Instance(stencil.Grid{NX: 1, NY: 1, NZ: 1}, 1)
+	if _, err := LowerBound(context.Background(), s, in, stencil.Grid{NX: 1, NY: 1, NZ: 1}); err == nil {
+		t.Fatal("an instance without arcs: no error")
+	}
+	in = s.Instance(PublishedGrid(), 1)
+	if _, err := LowerBound(context.Background(), FatTree(), in, PublishedGrid()); err == nil {
+		t.Fatal("the torus instance on the fat-tree: no error")
+	}
+	if _, err := Evaluate(FatTree(), in, make([]int, len(in.Tasks)), true); err == nil {
+		t.Fatal("evaluating the torus instance on the fat-tree: no error")
+	}
+}
