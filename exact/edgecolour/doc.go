@@ -16,5 +16,10 @@
 //     O(n² log Δ) work on the bundles instead of work proportional to the edges;
 //   - ChromaticIndex: the exact χ' of a small multigraph by branch and bound over
 //     colour classes (maximal matchings), König for bipartite ones;
+//   - Greedy: a fast colouring of any multigraph (an upper bound);
 //   - Verify: a colouring is proper and covers every multiplicity.
+//
+// The colourings whose work grows with the multiplicities (Konig, KonigEuler, Greedy,
+// ChromaticIndex) take a context and return its error within a fraction of a second of
+// its end.
 package edgecolour

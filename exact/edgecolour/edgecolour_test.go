@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func triangle(a int64) Bundles {
@@ -118,8 +119,8 @@ func TestKonigColoursBipartiteMultigraphsInDeltaColours(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for trial := 0; trial < 200; trial++ {
 		b := randomBipartite(r, 1+r.IntN(4), 1+r.IntN(4), int64(1+r.IntN(9)))
-		for name, f := range map[string]func(Bundles) (Colouring, error){"alternating paths": Konig, "euler splitting": KonigEuler} {
-			col, err := f(b)
+		for name, f := range map[string]func(context.Context, Bundles) (Colouring, error){"alternating paths": Konig, "euler splitting": KonigEuler} {
+			col, err := f(context.Background(), b)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -134,10 +135,10 @@ func TestKonigColoursBipartiteMultigraphsInDeltaColours(t *testing.T) {
 }
 
 func TestKonigRejectsOddCycles(t *testing.T) {
-	if _, err := Konig(triangle(1)); !errors.Is(err, ErrNotBipartite) {
+	if _, err := Konig(context.Background(), triangle(1)); !errors.Is(err, ErrNotBipartite) {
 		t.Fatalf("got %v, want ErrNotBipartite", err)
 	}
-	if _, err := KonigEuler(triangle(2)); !errors.Is(err, ErrNotBipartite) {
+	if _, err := KonigEuler(context.Background(), triangle(2)); !errors.Is(err, ErrNotBipartite) {
 		t.Fatalf("got %v, want ErrNotBipartite", err)
 	}
 }
@@ -145,7 +146,7 @@ func TestKonigRejectsOddCycles(t *testing.T) {
 func TestEulerSplittingHandlesLargeMultiplicities(t *testing.T) {
 	// Δ = 2^20: the split never touches single edges.
 	b := Bundles{{0, 1 << 19, 1 << 19}, {1 << 19, 0, 0}, {1 << 19, 0, 0}}
-	col, err := KonigEuler(b)
+	col, err := KonigEuler(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +199,7 @@ func TestBoundsBracketTheExactIndexOnLargerMultiplicities(t *testing.T) {
 		if res.Index < b.LowerBound() || res.Index > b.UpperBound() && b.Edges() > 0 {
 			t.Fatalf("%v: χ' = %d outside [%d, %d]", b, res.Index, b.LowerBound(), b.UpperBound())
 		}
-		if g := Greedy(b); Verify(b, g) != nil {
+		if g, err := Greedy(context.Background(), b); err != nil || Verify(b, g) != nil {
 			t.Fatalf("greedy colouring improper: %v", Verify(b, g))
 		}
 	}
@@ -251,5 +252,41 @@ func BenchmarkChromaticIndexFourProcessors(b *testing.B) {
 		if _, err := ChromaticIndex(context.Background(), m, 0); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The slow colourings return promptly once their context is done: a cancelled context
+// stops them at once, and a deadline of 50 ms stops colourings that would take far
+// longer (a bipartite multigraph of about 2^20 edges for alternating paths; a non-bipartite
+// one of 11 vertices and 2^40-fold bundles for the exact search's greedy start, whose
+// classes are then repeated in batches, and for the branch and bound on 9 vertices).
+func TestColouringsHonourTheirContext(t *testing.T) {
+	big := randomBipartite(rand.New(rand.NewPCG(5, 5)), 3, 3, 1<<18)
+	odd := triangle(1 << 40)
+	r := rand.New(rand.NewPCG(8, 8))
+	nine := randomBundles(r, 9, 40, 0.9)
+	cases := []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"Konig", func(ctx context.Context) error { _, err := Konig(ctx, big); return err }},
+		{"KonigEuler", func(ctx context.Context) error { _, err := KonigEuler(ctx, big); return err }},
+		{"Greedy", func(ctx context.Context) error { _, err := Greedy(ctx, odd); return err }},
+		{"ChromaticIndex", func(ctx context.Context) error { _, err := ChromaticIndex(ctx, nine, 1<<40); return err }},
+	}
+	for _, c := range cases {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := c.run(ctx); !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s with a cancelled context: err %v", c.name, err)
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), 50*time.Millisecond)
+		t0 := time.Now()
+		err := c.run(ctx)
+		cancel()
+		if el := time.Since(t0); el > time.Second {
+			t.Fatalf("%s returned %v after its context expired", c.name, el)
+		}
+		_ = err // a fast colouring may finish before the deadline
 	}
 }

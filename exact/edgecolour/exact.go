@@ -45,7 +45,7 @@ func ChromaticIndex(ctx context.Context, b Bundles, nodeLimit int) (Result, erro
 		return Result{Exact: true, Algorithm: "trivial"}, nil
 	}
 	if _, ok := b.Bipartition(); ok {
-		col, err := KonigEuler(b)
+		col, err := KonigEuler(ctx, b)
 		if err != nil {
 			return Result{}, err
 		}
@@ -53,7 +53,10 @@ func ChromaticIndex(ctx context.Context, b Bundles, nodeLimit int) (Result, erro
 		return Result{Index: d, Lower: d, Exact: true, Colouring: col, Algorithm: "konig"}, nil
 	}
 	lb := b.LowerBound()
-	best := Greedy(b)
+	best, err := Greedy(ctx, b)
+	if err != nil {
+		return Result{Lower: lb}, err
+	}
 	res := Result{Index: int64(best.Colours()), Lower: lb, Colouring: best.Compact(), Algorithm: "greedy"}
 	if res.Index == lb {
 		res.Exact = true
@@ -248,8 +251,9 @@ func (s *search) usable(m []int, mu, deg []int64, r int64) bool {
 // Greedy colours any multigraph: each colour class is a maximal matching built by
 // taking edges in order of decreasing remaining degree at their ends (the vertices that
 // most need colours first), and the class is repeated while it stays a good choice.
-// It is a fast upper bound, not an exact method.
-func Greedy(b Bundles) Colouring {
+// It is a fast upper bound, not an exact method. It returns ctx's error soon after ctx
+// is done (checked every colour class).
+func Greedy(ctx context.Context, b Bundles) (Colouring, error) {
 	n := len(b)
 	rem := b.Clone()
 	deg := make([]int64, n)
@@ -262,6 +266,9 @@ func Greedy(b Bundles) Colouring {
 	}
 	var col Colouring
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		var cs []cand
 		for u := 0; u < n; u++ {
 			for v := u + 1; v < n; v++ {
@@ -271,7 +278,7 @@ func Greedy(b Bundles) Colouring {
 			}
 		}
 		if len(cs) == 0 {
-			return col
+			return col, nil
 		}
 		sort.SliceStable(cs, func(i, j int) bool { return cs[i].score > cs[j].score })
 		used := make([]bool, n)

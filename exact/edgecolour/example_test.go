@@ -28,7 +28,7 @@ func ExampleKonigEuler() {
 		{5, 2, 0, 0},
 		{3, 6, 0, 0},
 	}
-	col, err := edgecolour.KonigEuler(m)
+	col, err := edgecolour.KonigEuler(context.Background(), m)
 	if err != nil {
 		panic(err)
 	}

@@ -1,6 +1,7 @@
 package edgecolour
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -94,22 +95,33 @@ func (p *paletteColouring) classes() Colouring {
 
 // Konig colours a bipartite multigraph with exactly Δ colours (König 1916) by
 // inserting its edges one at a time and repairing with alternating paths:
-// O(|E|·(Δ + n)) time for |E| edges counted with multiplicity.
-func Konig(b Bundles) (Colouring, error) {
+// O(|E|·(Δ + n)) time for |E| edges counted with multiplicity. It returns ctx's error
+// soon after ctx is done (checked every 1024 edges).
+func Konig(ctx context.Context, b Bundles) (Colouring, error) {
 	if err := b.Check(); err != nil {
 		return nil, err
 	}
 	if _, ok := b.Bipartition(); !ok {
 		return nil, ErrNotBipartite
 	}
-	return konigK(b, int(b.MaxDegree()))
+	return konigK(ctx, b, int(b.MaxDegree()))
 }
 
-func konigK(b Bundles, k int) (Colouring, error) {
+// ctxStride is how many edges or classes the colourings handle between checks of
+// their context.
+const ctxStride = 1024
+
+func konigK(ctx context.Context, b Bundles, k int) (Colouring, error) {
 	p := newPalette(len(b), k)
+	added := 0
 	for u := range b {
 		for v := u + 1; v < len(b); v++ {
 			for i := int64(0); i < b[u][v]; i++ {
+				if added++; added%ctxStride == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+				}
 				if err := p.addBipartite(u, v); err != nil {
 					return nil, err
 				}
@@ -126,30 +138,33 @@ func konigK(b Bundles, k int) (Colouring, error) {
 // (bipartite circuits are even, so every vertex splits within one). An odd budget is
 // coloured by alternating paths (Konig). The splitting costs O(n²) per level, so with
 // Δ a power of two the whole colouring takes O(n² log Δ) regardless of the
-// multiplicities.
-func KonigEuler(b Bundles) (Colouring, error) {
+// multiplicities. It returns ctx's error soon after ctx is done.
+func KonigEuler(ctx context.Context, b Bundles) (Colouring, error) {
 	if err := b.Check(); err != nil {
 		return nil, err
 	}
 	if _, ok := b.Bipartition(); !ok {
 		return nil, ErrNotBipartite
 	}
-	return eulerColour(b, b.MaxDegree())
+	return eulerColour(ctx, b, b.MaxDegree())
 }
 
-func eulerColour(b Bundles, k int64) (Colouring, error) {
+func eulerColour(ctx context.Context, b Bundles, k int64) (Colouring, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if k == 0 || b.Edges() == 0 {
 		return make(Colouring, k), nil
 	}
 	if k%2 == 1 {
-		return konigK(b, int(k))
+		return konigK(ctx, b, int(k))
 	}
 	h1, h2 := eulerSplit(b)
-	c1, err := eulerColour(h1, k/2)
+	c1, err := eulerColour(ctx, h1, k/2)
 	if err != nil {
 		return nil, err
 	}
-	c2, err := eulerColour(h2, k/2)
+	c2, err := eulerColour(ctx, h2, k/2)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,13 @@
 // (Alg_3), Neighbours Accumulation (Alg_4, load factor f) and the tabu search Task
 // Movement (Algorithm 6).
 //
+// Search is the full Task Movement of Chapter 7: move, swap and arc-move
+// neighbourhoods, attribute-based tabu status with separate tenures for additions and
+// removals, aspiration, candidates scored incrementally (tmstate.go) in O(degree);
+// TaskMovementDriver is the published driver (starts LB, DM, MM, NA; the deadline is
+// the shortest of their makespans). TaskMovement is the earlier single-move search,
+// kept as the MIP start of kinds/stencil.
+//
 // All greedy heuristics fill the processors one after another, in instance order, up to
 // their heterogeneous share q_i = w_V·r_i/Σ r_p with integer speeds
 // r_p = ⌊t_max/t_p⌋, while the filled load is strictly below q_i; they differ in

@@ -16,12 +16,15 @@ const speedTol = 1e-9
 type Order int
 
 // Task orders: IJK lets i vary fastest (block id order), JIK j, KIJ k; Random is a
-// seeded random permutation (the thesis's RD).
+// seeded random permutation (the thesis's RD). KJI lets k vary fastest and i slowest,
+// so that consecutive processors get slabs across the I axis, the longest of the
+// chapter 7 grids (the author's code has it; the thesis's tables do not use it).
 const (
 	IJK Order = iota
 	JIK
 	KIJ
 	Random
+	KJI
 )
 
 // String returns the order's name as in the thesis's tables.
@@ -35,6 +38,8 @@ func (o Order) String() string {
 		return "KIJ"
 	case Random:
 		return "RD"
+	case KJI:
+		return "KJI"
 	}
 	return fmt.Sprintf("Order(%d)", int(o))
 }
@@ -108,6 +113,14 @@ func TaskOrder(in *dom.Instance, o Order, seed uint64) ([]int, error) {
 	case KIJ:
 		for j := 0; j < g.NY; j++ {
 			for i := 0; i < g.NX; i++ {
+				for k := 0; k < g.NZ; k++ {
+					order = append(order, id(i, j, k))
+				}
+			}
+		}
+	case KJI:
+		for i := 0; i < g.NX; i++ {
+			for j := 0; j < g.NY; j++ {
 				for k := 0; k < g.NZ; k++ {
 					order = append(order, id(i, j, k))
 				}
@@ -359,4 +372,34 @@ func RegionGrowing(in *dom.Instance, quota []float64, order []int) []int {
 		}
 	}
 	return fl.run(start, next, placed)
+}
+
+// PackingStart fills the processors in the order procs, each with tasks taken in the
+// order order while its load stays within frac of the cells it can process by the
+// instance's deadline; tasks left over when the capacities fall short go to the last
+// processor of procs. It is a start of ours for Task Movement, not the thesis's: with
+// the processors grouped by node and the tasks in slabs (KJI), it maps the grid onto as
+// few nodes as the deadline allows, leaving the search to repair the rounds.
+func PackingStart(in *dom.Instance, procs, order []int, frac float64) ([]int, error) {
+	if len(procs) == 0 || len(order) != len(in.Tasks) {
+		return nil, fmt.Errorf("stencil: packing start: %d processors, %d of %d tasks ordered", len(procs), len(order), len(in.Tasks))
+	}
+	a := make([]int, len(in.Tasks))
+	i := 0
+	for _, p := range procs {
+		if p < 0 || p >= len(in.Processors) {
+			return nil, fmt.Errorf("stencil: packing start: no processor %d", p)
+		}
+		capacity := frac * in.Deadline / in.Processors[p].TimePerCell
+		load := 0.0
+		for i < len(order) && load+in.Tasks[order[i]].Cells <= capacity*(1+dom.TimeTol) {
+			load += in.Tasks[order[i]].Cells
+			a[order[i]] = p
+			i++
+		}
+	}
+	for ; i < len(order); i++ {
+		a[order[i]] = procs[len(procs)-1]
+	}
+	return a, nil
 }

@@ -126,8 +126,8 @@ func (mv *mover) score() score {
 // deadline violation first, then less energy, with rounds estimated by
 // min(Δ+μ, ⌊3Δ/2⌋)), even when that is worse than the current one. Moving a task back
 // to the processor it just left is tabu for Tenure iterations unless it beats the best
-// mapping found (aspiration). It returns the best mapping found. The thesis's swap and
-// arc-pair neighbourhoods are not searched.
+// mapping found (aspiration). It returns the best mapping found. It searches single
+// moves only and re-scores every candidate in O(m²); Search is the full tabu search.
 func TaskMovement(ctx context.Context, in *dom.Instance, start []int, opt TabuOptions) ([]int, error) {
 	if opt.Iterations <= 0 {
 		opt.Iterations = 200

@@ -209,14 +209,13 @@ func (p *Problem) formulated(f *fst.Formulation) *solve.Formulated {
 }
 
 // maxStartEdges caps the edges (communication quanta) of a mapping's multigraph that
-// BestHeuristic colours: colouring is linear in the edges and deaf to the context, and
-// a MIP start is only a hint. The soak found a stencil with link_time 1000 whose
+// BestHeuristic colours: colouring is linear in the edges, and a MIP start is only a
+// hint. The soak found a stencil with link_time 1000 whose
 // mappings had 10^6 edges: its start took more than 60 s (docs/robustness.md).
 const maxStartEdges = 1 << 16
 
 // maxColourEdges caps the edges of a multigraph this package colours: edgecolour's
-// colourings allocate per colour and run in time linear in the edges without checking
-// their context. The soak found an arc of 2^53+1 cells whose colouring asked for a
+// colourings allocate per colour and run in time linear in the edges. The soak found an arc of 2^53+1 cells whose colouring asked for a
 // 16 TB palette and killed the process (docs/robustness.md).
 const maxColourEdges = 1 << 24
 
@@ -259,13 +258,19 @@ func (p *Problem) edges(assign []int) int64 {
 }
 
 // colour returns an optimal round schedule of a mapping's multigraph (a greedy one
-// when the exact search gives up).
+// when the exact search gives up). The decoder uses it: a decoded incumbent is
+// recoloured even after the solve's context ended.
 func (p *Problem) colour(assign []int) ([][]dst.Pair, error) {
+	return p.colourContext(context.Background(), assign)
+}
+
+// colourContext is colour under ctx: it returns ctx's error soon after ctx is done.
+func (p *Problem) colourContext(ctx context.Context, assign []int) ([][]dst.Pair, error) {
 	mu, err := p.Inst.Bundles(assign)
 	if err != nil {
 		return nil, err
 	}
-	res, err := chromaticIndex(context.Background(), mu)
+	res, err := chromaticIndex(ctx, mu)
 	if err != nil && res.Colouring == nil && res.Index > 0 {
 		return nil, err
 	}
@@ -492,7 +497,7 @@ func (p *Problem) BestHeuristic(ctx context.Context) (*dst.Solution, bool) {
 		if ctx.Err() != nil || p.edges(assign) > maxStartEdges {
 			return
 		}
-		sched, err := p.colour(assign)
+		sched, err := p.colourContext(ctx, assign)
 		if err != nil {
 			return
 		}
@@ -682,7 +687,7 @@ func (p *Problem) RunHeuristic(ctx context.Context, name string) (*solve.Result,
 	if err != nil {
 		return nil, fmt.Errorf("%s: heuristic %s: %w", p.Name(), name, err)
 	}
-	sched, err := p.colour(assign)
+	sched, err := p.colourContext(ctx, assign)
 	if err != nil {
 		return nil, fmt.Errorf("%s: heuristic %s: colouring: %w", p.Name(), name, err)
 	}
