@@ -102,6 +102,35 @@ func SolveOne(ctx context.Context, p Problem, req solve.Request, exact solve.Exa
 	return solve.SolveModel(ctx, p.Kind(), p.Name(), func() (*solve.Formulated, error) { return Formulate(ctx, p) }, req, exact)
 }
 
+// ModelFormulator is a Problem whose formulation does work that serves only a solve
+// (a MIP start) and can leave it out when the model comes out the same without it:
+// export writes the model alone.
+type ModelFormulator interface {
+	// FormulateModel builds the same model as FormulateContext, bit for bit, with
+	// possibly no MIP start.
+	FormulateModel(ctx context.Context) (*solve.Formulated, error)
+}
+
+// FormulateModel builds p's model for writing it out: with p's FormulateModel when p
+// has one, else as Formulate does.
+func FormulateModel(ctx context.Context, p Problem) (*solve.Formulated, error) {
+	mf, ok := p.(ModelFormulator)
+	if !ok {
+		return Formulate(ctx, p)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	f, err := mf.FormulateModel(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	return f, nil
+}
+
 // ContextFormulator is a Problem whose formulation runs slow steps (MIP-start
 // heuristics, for example) that stop when ctx is done.
 type ContextFormulator interface {

@@ -47,7 +47,7 @@ again). The output is byte-identical for the same instance.`,
 				if err != nil {
 					return nil, err
 				}
-				f, err := kinds.Formulate(cmd.Context(), p)
+				f, err := kinds.FormulateModel(cmd.Context(), p)
 				if err != nil {
 					return nil, fmt.Errorf("%s: formulate: %w", displayPath(path), err)
 				}

@@ -125,31 +125,31 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 		if !opt.Plain {
 			lo = math.Min(sMin, H)
 		}
-		f.Tj[j] = mod.AddContinuous(lo, H, fmt.Sprintf("t[%d]", j+1))
+		f.Tj[j] = mod.AddContinuous(lo, H, model.Indexed("t", j+1))
 	}
 	for i, mc := range in.Machines {
 		for j := range n {
-			f.X[i][j] = mod.AddBinary(fmt.Sprintf("x[%d,%d]", i+1, j+1))
-			f.Y[i][j] = mod.AddBinary(fmt.Sprintf("y[%d,%d]", i+1, j+1))
-			f.U[i][j] = mod.AddBinary(fmt.Sprintf("u[%d,%d]", i+1, j+1))
-			f.Alpha[i][j] = mod.AddContinuous(0, V, fmt.Sprintf("alpha[%d,%d]", i+1, j+1))
-			f.Q[i][j] = mod.AddContinuous(0, H, fmt.Sprintf("q[%d,%d]", i+1, j+1))
-			f.Tau[i][j] = mod.AddContinuous(0, mc.Tau(V), fmt.Sprintf("tau[%d,%d]", i+1, j+1))
+			f.X[i][j] = mod.AddBinary(model.Indexed("x", i+1, j+1))
+			f.Y[i][j] = mod.AddBinary(model.Indexed("y", i+1, j+1))
+			f.U[i][j] = mod.AddBinary(model.Indexed("u", i+1, j+1))
+			f.Alpha[i][j] = mod.AddContinuous(0, V, model.Indexed("alpha", i+1, j+1))
+			f.Q[i][j] = mod.AddContinuous(0, H, model.Indexed("q", i+1, j+1))
+			f.Tau[i][j] = mod.AddContinuous(0, mc.Tau(V), model.Indexed("tau", i+1, j+1))
 		}
 	}
 	f.IdleStart = make([]model.Var, m)
 	f.Idle = make([]model.Var, m)
 	for i := range m {
-		f.IdleStart[i] = mod.AddContinuous(0, H, fmt.Sprintf("idleStart[%d]", i+1))
-		f.Idle[i] = mod.AddContinuous(0, H, fmt.Sprintf("idle[%d]", i+1))
+		f.IdleStart[i] = mod.AddContinuous(0, H, model.Indexed("idleStart", i+1))
+		f.Idle[i] = mod.AddContinuous(0, H, model.Indexed("idle", i+1))
 	}
 	Z := H
 	if opt.Plain && in.Deadline == nil {
 		Z = ThesisZ(in)
 	}
 	var e model.Expr
-	row := func(op model.Op, rhs float64, name string, args ...any) {
-		mod.AddConstr(e, op, rhs, fmt.Sprintf(name, args...))
+	row := func(op model.Op, rhs float64, name string, idx ...int) {
+		mod.AddConstr(e, op, rhs, model.Indexed(name, idx...))
 		e.Reset()
 	}
 	for j := range n {
@@ -157,13 +157,13 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 		for i := range m {
 			e.Add(f.X[i][j], 1)
 		}
-		row(model.EQ, 1, "6.13[%d]", j+1)
+		row(model.EQ, 1, "6.13", j+1)
 		// (6.15) the receiver has had time S_i to start.
 		for i, mc := range in.Machines {
 			e.Add(f.X[i][j], mc.S)
 		}
 		e.Add(f.Tj[j], -1)
-		row(model.LE, 0, "6.15[%d]", j+1)
+		row(model.LE, 0, "6.15", j+1)
 		// (6.16) messages do not overlap on the link; t_{n+1} := T.
 		e.Add(f.Tj[j], 1)
 		for i, mc := range in.Machines {
@@ -174,7 +174,7 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 		} else {
 			e.Add(f.T, -1)
 		}
-		row(model.LE, 0, "6.16[%d]", j+1)
+		row(model.LE, 0, "6.16", j+1)
 	}
 	for i, mc := range in.Machines {
 		b2 := mc.B2()
@@ -184,68 +184,68 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 			x, a, q, tau, u := f.X[i][j], f.Alpha[i][j], f.Q[i][j], f.Tau[i][j], f.U[i][j]
 			// (6.14)
 			e.Add(a, 1).Add(x, -V)
-			row(model.LE, 0, "6.14[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.14", i+1, j+1)
 			// (6.17) chunk j on M_i is received and computed before M_i's next message l.
 			for l := j + 1; l < n; l++ {
 				e.Add(q, 1).Add(a, mc.C).Add(x, mc.O).Add(tau, 1).Add(f.Q[i][l], -1).Add(f.X[i][l], Z)
-				row(model.LE, Z, "6.17[%d,%d,%d]", i+1, j+1, l+1)
+				row(model.LE, Z, "6.17", i+1, j+1, l+1)
 			}
 			// (6.18) q_ij = t_j·x_ij.
 			e.Add(q, 1).Add(x, -Z)
-			row(model.LE, 0, "6.18a[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.18a", i+1, j+1)
 			e.Add(q, 1).Add(f.Tj[j], -1)
-			row(model.LE, 0, "6.18b[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.18b", i+1, j+1)
 			e.Add(q, 1).Add(f.Tj[j], -1).Add(x, -Z)
-			row(model.GE, -Z, "6.18c[%d,%d]", i+1, j+1)
+			row(model.GE, -Z, "6.18c", i+1, j+1)
 			// (6.19) τ_ij = max{a_1i α, a_2i α + b_2i x} exactly, u = 1 out-of-core.
 			e.Add(tau, 1).Add(a, -mc.A1).Add(u, -zp)
-			row(model.LE, 0, "6.19a[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.19a", i+1, j+1)
 			e.Add(tau, 1).Add(a, -mc.A1)
-			row(model.GE, 0, "6.19b[%d,%d]", i+1, j+1)
+			row(model.GE, 0, "6.19b", i+1, j+1)
 			e.Add(tau, 1).Add(a, -mc.A2).Add(x, -b2).Add(u, zpp)
-			row(model.LE, zpp, "6.19c[%d,%d]", i+1, j+1)
+			row(model.LE, zpp, "6.19c", i+1, j+1)
 			e.Add(tau, 1).Add(a, -mc.A2).Add(x, -b2)
-			row(model.GE, 0, "6.19d[%d,%d]", i+1, j+1)
+			row(model.GE, 0, "6.19d", i+1, j+1)
 			// (6.20) every computation ends by T.
 			e.Add(q, 1).Add(a, mc.C).Add(x, mc.O).Add(tau, 1).Add(f.T, -1)
-			row(model.LE, 0, "6.20[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.20", i+1, j+1)
 			// (6.24) x_ij <= y_ij.
 			e.Add(x, 1).Add(f.Y[i][j], -1)
-			row(model.LE, 0, "6.24[%d,%d]", i+1, j+1)
+			row(model.LE, 0, "6.24", i+1, j+1)
 			if j+1 < n {
 				// (6.25) y is non-decreasing.
 				e.Add(f.Y[i][j], 1).Add(f.Y[i][j+1], -1)
-				row(model.LE, 0, "6.25[%d,%d]", i+1, j+1)
+				row(model.LE, 0, "6.25", i+1, j+1)
 			}
 			if j > 0 {
 				// (6.26) y switches on only with a message.
 				e.Add(f.Y[i][j], 1).Add(f.Y[i][j-1], -1).Add(x, -1)
-				row(model.LE, 0, "6.26[%d,%d]", i+1, j+1)
+				row(model.LE, 0, "6.26", i+1, j+1)
 				// (6.22) idleStart_i = t_j − S_i where M_i gets its first message (y_ij − y_i,j−1 = 1).
 				e.Add(f.IdleStart[i], 1).Add(f.Tj[j], -1).Add(f.Y[i][j], mc.S-Z).Add(f.Y[i][j-1], Z)
-				row(model.GE, -Z, "6.22a[%d,%d]", i+1, j+1)
+				row(model.GE, -Z, "6.22a", i+1, j+1)
 				e.Add(f.IdleStart[i], 1).Add(f.Tj[j], -1).Add(f.Y[i][j], mc.S+Z).Add(f.Y[i][j-1], -Z)
-				row(model.LE, Z, "6.22b[%d,%d]", i+1, j+1)
+				row(model.LE, Z, "6.22b", i+1, j+1)
 			}
 		}
 		// (6.27) y_i1 = x_i1.
 		e.Add(f.Y[i][0], 1).Add(f.X[i][0], -1)
-		row(model.EQ, 0, "6.27[%d]", i+1)
+		row(model.EQ, 0, "6.27", i+1)
 		// (6.23) first slot, and idleStart_i = T for an unused machine.
 		e.Add(f.IdleStart[i], 1).Add(f.Tj[0], -1).Add(f.Y[i][0], mc.S-Z)
-		row(model.GE, -Z, "6.23a[%d]", i+1)
+		row(model.GE, -Z, "6.23a", i+1)
 		e.Add(f.IdleStart[i], 1).Add(f.Tj[0], -1).Add(f.Y[i][0], mc.S+Z)
-		row(model.LE, Z, "6.23b[%d]", i+1)
+		row(model.LE, Z, "6.23b", i+1)
 		e.Add(f.IdleStart[i], 1).Add(f.T, -1).Add(f.Y[i][n-1], Z)
-		row(model.GE, 0, "6.23c[%d]", i+1)
+		row(model.GE, 0, "6.23c", i+1)
 		e.Add(f.IdleStart[i], 1).Add(f.T, -1).Add(f.Y[i][n-1], -Z)
-		row(model.LE, 0, "6.23d[%d]", i+1)
+		row(model.LE, 0, "6.23d", i+1)
 		// (6.28) idle_i = T − (idleStart_i + Σ C α + S y_in + Σ O x + Σ τ).
 		e.Add(f.Idle[i], 1).Add(f.T, -1).Add(f.IdleStart[i], 1).Add(f.Y[i][n-1], mc.S)
 		for j := range n {
 			e.Add(f.Alpha[i][j], mc.C).Add(f.X[i][j], mc.O).Add(f.Tau[i][j], 1)
 		}
-		row(model.EQ, 0, "6.28[%d]", i+1)
+		row(model.EQ, 0, "6.28", i+1)
 	}
 	// (6.21) the whole load, as an equality (see the package comment).
 	for i := range m {
@@ -291,7 +291,7 @@ func (f *Formulation) addSymmetry() {
 			}
 			for j := range in.N {
 				e.Add(f.Y[i][j], 1).Add(f.Y[k][j], -1)
-				f.Model.AddConstr(e, model.GE, 0, fmt.Sprintf("sym[%d,%d,%d]", i+1, k+1, j+1))
+				f.Model.AddConstr(e, model.GE, 0, model.Indexed("sym", i+1, k+1, j+1))
 				e.Reset()
 			}
 			break // the next identical machine is linked to k in its own turn
@@ -340,13 +340,13 @@ func (f *Formulation) addEnergy(opt Options) error {
 			// minimised (min-energy) or only bounded above (energy cap). The thesis
 			// writes l_2i x_ij; the constant gives the same maxima (α_ij = 0 when
 			// x_ij = 0, and l_2i < 0) without a 1e6 coefficient on a binary (doc.go).
-			v := mod.AddContinuous(0, mc.Eps(in.V), fmt.Sprintf("E[%d,%d]", i+1, j+1))
+			v := mod.AddContinuous(0, mc.Eps(in.V), model.Indexed("E", i+1, j+1))
 			var p model.Expr
 			p.Add(v, 1).Add(f.Alpha[i][j], -mc.K1)
-			mod.AddConstr(p, model.GE, 0, fmt.Sprintf("6.9a[%d,%d]", i+1, j+1))
+			mod.AddConstr(p, model.GE, 0, model.Indexed("6.9a", i+1, j+1))
 			p.Reset()
 			p.Add(v, 1).Add(f.Alpha[i][j], -mc.K2)
-			mod.AddConstr(p, model.GE, mc.L2(), fmt.Sprintf("6.9b[%d,%d]", i+1, j+1))
+			mod.AddConstr(p, model.GE, mc.L2(), model.Indexed("6.9b", i+1, j+1))
 			f.Eij[i][j] = v
 			e.Add(v, -1)
 		}
