@@ -283,18 +283,30 @@ func Build(in *dm.Instance, opt Options) (*Formulation, error) {
 // with the same T and E, so no optimal value is lost.
 func (f *Formulation) addSymmetry() {
 	in := f.In
+	// next[i] is the next machine identical to M_i (-1: none), found by one pass from
+	// the end with the parameters as a map key (dm.Identical compares exactly these),
+	// so that 10⁴ distinct machines cost 10⁴ lookups, not 10⁸ comparisons.
+	type params [11]float64
+	next := make([]int, in.M())
+	last := make(map[params]int, in.M())
+	for i := in.M() - 1; i >= 0; i-- {
+		mc := in.Machines[i]
+		key := params{mc.A1, mc.A2, mc.K1, mc.K2, mc.Rho, mc.C, mc.O, mc.S, mc.PI, mc.PN, mc.PS}
+		next[i] = -1
+		if k, ok := last[key]; ok {
+			next[i] = k
+		}
+		last[key] = i
+	}
 	var e model.Expr
-	for i := 0; i < in.M(); i++ {
-		for k := i + 1; k < in.M(); k++ {
-			if !dm.Identical(in.Machines[i], in.Machines[k]) {
-				continue
-			}
-			for j := range in.N {
-				e.Add(f.Y[i][j], 1).Add(f.Y[k][j], -1)
-				f.Model.AddConstr(e, model.GE, 0, model.Indexed("sym", i+1, k+1, j+1))
-				e.Reset()
-			}
-			break // the next identical machine is linked to k in its own turn
+	for i, k := range next {
+		if k < 0 {
+			continue
+		}
+		for j := range in.N {
+			e.Add(f.Y[i][j], 1).Add(f.Y[k][j], -1)
+			f.Model.AddConstr(e, model.GE, 0, model.Indexed("sym", i+1, k+1, j+1))
+			e.Reset()
 		}
 	}
 }
