@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -40,7 +41,7 @@ func Decode(data []byte, v any) error {
 // trailing data and the depth cap are checked everywhere. Syntax errors are reported as
 // JSONError reports them.
 func CheckJSON(data []byte, v any) error {
-	w := &strictWalker{structs: map[reflect.Type]*structFields{}}
+	w := &strictWalker{}
 	if v != nil {
 		w.root = reflect.TypeOf(v)
 	}
@@ -58,10 +59,12 @@ func CheckJSON(data []byte, v any) error {
 type strictWalker struct {
 	root  reflect.Type
 	stack []strictFrame
-	// Struct field tables, built once per type: an array of 10⁵ objects must not
-	// walk its element type's fields 10⁵ times.
-	structs map[reflect.Type]*structFields
 }
+
+// structCache holds the field tables of struct types, built once per type and never
+// changed after (as encoding/json caches its own): an array of 10⁵ objects, or 10⁵
+// documents of one type, must not walk the type's fields 10⁵ times.
+var structCache sync.Map // reflect.Type → *structFields
 
 // path renders the JSON path of the value being read.
 func (w *strictWalker) path() string { return renderPath(w.stack) }
@@ -81,7 +84,7 @@ func (w *strictWalker) open(obj bool) error {
 	if n := len(w.stack); n > 0 {
 		t = w.stack[n-1].elem
 	}
-	w.stack = append(w.stack, newFrame(obj, t, w.structs))
+	w.stack = append(w.stack, newFrame(obj, t))
 	return nil
 }
 
@@ -332,9 +335,8 @@ type structFields struct {
 
 var rawMessageType = reflect.TypeOf(json.RawMessage{})
 
-// newFrame opens an object or array whose Go type is t (nil: unchecked); structs
-// caches the field tables of struct types.
-func newFrame(obj bool, t reflect.Type, structs map[reflect.Type]*structFields) strictFrame {
+// newFrame opens an object or array whose Go type is t (nil: unchecked).
+func newFrame(obj bool, t reflect.Type) strictFrame {
 	f := strictFrame{obj: obj, wantKey: obj}
 	for t != nil && t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -344,12 +346,12 @@ func newFrame(obj bool, t reflect.Type, structs map[reflect.Type]*structFields) 
 	}
 	switch {
 	case obj && t.Kind() == reflect.Struct:
-		if sf, ok := structs[t]; ok {
-			f.fields = sf
+		if sf, ok := structCache.Load(t); ok {
+			f.fields = sf.(*structFields)
 			return f
 		}
 		f.fields = fieldsOf(t)
-		structs[t] = f.fields
+		structCache.Store(t, f.fields)
 	case obj && t.Kind() == reflect.Map:
 		f.mapElem = t.Elem()
 	case !obj && (t.Kind() == reflect.Slice || t.Kind() == reflect.Array):

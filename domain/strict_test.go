@@ -120,7 +120,7 @@ func FuzzCheckJSONScansAgree(f *testing.F) {
 		}
 		var d strictDoc
 		run := func(scan func(*strictWalker, []byte) error) string {
-			w := &strictWalker{root: reflect.TypeOf(&d), structs: map[reflect.Type]*structFields{}}
+			w := &strictWalker{root: reflect.TypeOf(&d)}
 			if err := scan(w, data); err != nil {
 				return err.Error()
 			}
