@@ -134,7 +134,13 @@ func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 }
 
 // Solve solves the MIP with req's backend and cross-checks it with Exact.
+//
+// With the backend "exact", min-time instances too large for the enumeration go to the
+// sequence branch-and-bound of exact/dltbb (solveSequenceBB).
 func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	if req.Backend == solve.Exact && SequenceBBApplies(p.Inst) && !enumerable(p.Inst) {
+		return p.solveSequenceBB(ctx, req)
+	}
 	return kinds.SolveOne(ctx, p, req, p.Exact)
 }
 
@@ -142,12 +148,19 @@ func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, 
 // programs); m = 3, n = 4 is 1296.
 const ExactMaxCases = 5000
 
+func enumerationCases(in *dm.Instance) float64 {
+	return math.Pow(float64(in.M()), float64(in.N)) * math.Pow(2, float64(in.N))
+}
+
+// enumerable reports whether Exact's enumeration accepts the instance.
+func enumerable(in *dm.Instance) bool { return enumerationCases(in) <= ExactMaxCases }
+
 // Exact enumerates every message sequence and chunk piece of a tiny instance
 // (exact/dltseq) and returns the optimum; larger instances give ErrNoExact.
 func (p *Problem) Exact(ctx context.Context) (*solve.Outcome, error) {
 	in := p.Inst
-	if cases := math.Pow(float64(in.M()), float64(in.N)) * math.Pow(2, float64(in.N)); cases > ExactMaxCases {
-		return nil, fmt.Errorf("%w: m^n·2^n = %g sequence LPs exceed %d", solve.ErrNoExact, cases, ExactMaxCases)
+	if !enumerable(in) {
+		return nil, fmt.Errorf("%w: m^n·2^n = %g sequence LPs exceed %d", solve.ErrNoExact, enumerationCases(in), ExactMaxCases)
 	}
 	res, err := dltseq.Solve(ctx, in, dltseq.Options{})
 	if err != nil {

@@ -1,0 +1,182 @@
+package dltbb
+
+import (
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+)
+
+// refLP solves with exact/dltseq's simplex (Bland's rule), the reference for Simplex.
+func refLP(p *LP) ([]float64, float64, error) {
+	x, o, err := (&dltseq.LP{C: p.C, Rows: p.Rows, Rel: p.Rel, B: p.B}).Solve()
+	if errors.Is(err, dltseq.ErrInfeasible) {
+		return nil, 0, ErrInfeasible
+	}
+	return x, o, err
+}
+
+// tiny returns random §6.4 instances small enough to enumerate.
+func tiny(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 14))
+	var out []*dm.Instance
+	for k := range count {
+		m, n := 2+k%3, 2+k%3
+		if m == 4 {
+			n = 3
+		}
+		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 5000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k%4 == 3 {
+			in.Machines[1] = in.Machines[0] // identical machines: the symmetry rule
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// completions returns the shortest schedule length over every full sequence that
+// starts with prefix, by the fixed-sequence LP of exact/dltseq and the evaluator.
+func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
+	t.Helper()
+	best := math.Inf(1)
+	var rec func(seq []int)
+	rec = func(seq []int) {
+		if len(seq) == in.N {
+			s, ok, err := dltseq.MinTimeForSequence(in, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				if r := dm.Evaluate(in, s, dm.EvalOptions{}); r.OK() {
+					best = math.Min(best, r.Makespan)
+				}
+			}
+			return
+		}
+		for i := range in.M() {
+			rec(append(append([]int(nil), seq...), i))
+		}
+	}
+	rec(prefix)
+	return best
+}
+
+func TestNodeBoundIsBelowEveryCompletion(t *testing.T) {
+	for k, in := range tiny(t, 24, 1) {
+		opt := completions(t, in, nil)
+		if math.IsInf(opt, 1) {
+			t.Fatalf("instance %d: no feasible sequence", k)
+		}
+		if lb := CapacityLowerBoundTime(in); lb > opt*(1+1e-9) {
+			t.Errorf("instance %d: capacity bound %g above the optimum %g", k, lb, opt)
+		}
+		// A target just above the optimum makes the forced machines and the load
+		// bounds of the sequencing cuts as tight as they get.
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			s := &search{in: in, solver: Simplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}}
+			s.rx.setTarget(target)
+			var walk func(prefix []int, cuts [][]int)
+			walk = func(prefix []int, cuts [][]int) {
+				best := completions(t, in, prefix)
+				_, b, c, ok, err := s.solve(prefix, cuts)
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				if best < target {
+					if !ok {
+						t.Fatalf("instance %d prefix %v: LP infeasible, a completion has T = %g", k, prefix, best)
+					}
+					if b > best*(1+1e-7)+1e-7 {
+						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
+					}
+				}
+				if len(prefix) < in.N && ok {
+					for i := range in.M() {
+						walk(append(append([]int(nil), prefix...), i), c)
+					}
+				}
+			}
+			walk(nil, nil)
+		}
+	}
+}
+
+func TestSolveMatchesTheEnumeration(t *testing.T) {
+	for k, in := range tiny(t, 24, 2) {
+		if k%3 == 2 {
+			d := 1.2 * CapacityLowerBoundTime(in) // a deadline, possibly infeasible
+			if d >= dm.ValidLowerBoundTime(in) {
+				in.Deadline = &d
+			}
+		}
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gap := range []float64{0, 0.01} {
+			res, err := Solve(context.Background(), in, Simplex, Options{Gap: gap, Threads: 1 + k%2})
+			if err != nil {
+				t.Fatalf("instance %d: %v", k, err)
+			}
+			if !res.Optimal {
+				t.Fatalf("instance %d: search did not finish", k)
+			}
+			if res.Feasible != want.Feasible {
+				t.Fatalf("instance %d: feasible %v, enumeration %v", k, res.Feasible, want.Feasible)
+			}
+			if !res.Feasible {
+				continue
+			}
+			r := dm.Evaluate(in, res.Schedule, dm.EvalOptions{})
+			if !r.OK() || math.Abs(r.Makespan-res.T) > 1e-9*res.T {
+				t.Fatalf("instance %d: evaluator %v %g vs %g (%s)", k, r.OK(), r.Makespan, res.T, r.Worst())
+			}
+			tol := 1e-6 * want.Objective
+			if res.T < want.Objective-tol || res.T > want.Objective/(1-gap)+tol || res.Bound > want.Objective+tol || res.Bound < res.T*(1-gap)-tol {
+				t.Fatalf("instance %d gap %g: T %g, bound %g; enumeration %g", k, gap, res.T, res.Bound, want.Objective)
+			}
+		}
+	}
+}
+
+func TestSimplexAgreesWithTheReference(t *testing.T) {
+	for k, in := range tiny(t, 12, 3) {
+		rx := newRelax(in)
+		rx.setTarget(1.02 * completions(t, in, nil))
+		seqs := [][]int{nil, {0}, {1, 0}}
+		full := make([]int, in.N)
+		for j := range full {
+			full[j] = j % in.M()
+		}
+		seqs = append(seqs, full)
+		for _, seq := range seqs {
+			nl := rx.build(seq, nil)
+			_, o1, e1 := refLP(nl.lp)
+			_, o2, e2 := Simplex(nl.lp)
+			if (e1 == nil) != (e2 == nil) || errors.Is(e1, ErrInfeasible) != errors.Is(e2, ErrInfeasible) {
+				t.Fatalf("instance %d %v: reference %v, simplex %v", k, seq, e1, e2)
+			}
+			if e1 == nil && math.Abs(o1-o2) > 1e-7*math.Max(1, math.Abs(o1)) {
+				t.Fatalf("instance %d %v: reference %g, simplex %g", k, seq, o1, o2)
+			}
+		}
+	}
+}
+
+func TestUnsupportedObjectives(t *testing.T) {
+	in := tiny(t, 1, 4)[0]
+	in.Objective = dm.MinEnergy
+	d := 10 * CapacityLowerBoundTime(in)
+	in.Deadline = &d
+	if _, err := Solve(context.Background(), in, Simplex, Options{}); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("min-energy: got %v, want ErrUnsupported", err)
+	}
+}

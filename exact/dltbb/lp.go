@@ -1,0 +1,341 @@
+package dltbb
+
+import (
+	"errors"
+	"math"
+	"sort"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+)
+
+// LP is min C·x subject to Rows[r]·x (≤ when Rel[r] < 0, = when Rel[r] == 0, ≥ when
+// Rel[r] > 0) B[r] and x >= 0, dense: the small programs of one node.
+type LP struct {
+	C    []float64
+	Rows [][]float64
+	Rel  []int
+	B    []float64
+}
+
+// LPSolver solves an LP and returns an optimal x and the objective. It returns an
+// error for which errors.Is(err, ErrInfeasible) holds when the program is infeasible;
+// any other error stops the search.
+type LPSolver func(p *LP) (x []float64, obj float64, err error)
+
+// ErrInfeasible is the error an LPSolver returns (or wraps) for an infeasible program.
+var ErrInfeasible = errors.New("dltbb: linear program is infeasible")
+
+// node LP relations.
+const (
+	le = -1
+	eq = 0
+	ge = 1
+)
+
+// relax holds what every node LP of one search shares.
+type relax struct {
+	in       *dm.Instance
+	m, n     int
+	lbT      float64   // valid lower bound on T (CapacityLowerBoundTime)
+	sMin     float64   // min_i S_i
+	oMin     float64   // min_i O_i
+	forced   []bool    // machines every schedule below the target uses
+	betaMax  []float64 // upper bound on the load of M_i below the target
+	alphaMin []float64 // lower bound on the load of M_i below the target
+	deadline float64   // +Inf without one
+}
+
+func newRelax(in *dm.Instance) *relax {
+	r := &relax{in: in, m: in.M(), n: in.N, lbT: CapacityLowerBoundTime(in), sMin: math.Inf(1), oMin: math.Inf(1),
+		forced: make([]bool, in.M()), betaMax: make([]float64, in.M()), alphaMin: make([]float64, in.M()), deadline: math.Inf(1)}
+	for i, mc := range in.Machines {
+		r.sMin = math.Min(r.sMin, mc.S)
+		r.oMin = math.Min(r.oMin, mc.O)
+		r.betaMax[i] = in.V
+	}
+	if in.Deadline != nil {
+		r.deadline = *in.Deadline
+	}
+	return r
+}
+
+// minBetaMax [MB] is the load bound below which a machine is taken to receive no
+// suffix load (its 1/β̄ would make the LP badly scaled).
+const minBetaMax = 1e-6
+
+// setTarget records what holds for every schedule with T < target: the forced
+// machines and the load bounds β̄_i = (target − S_i − O_i)/(a_1i + C_i). Both only
+// tighten when the target decreases, so rows built for an earlier target stay valid.
+func (r *relax) setTarget(target float64) {
+	if math.IsInf(target, 1) {
+		return
+	}
+	in := r.in
+	total := 0.0
+	caps := make([]float64, r.m)
+	for i, mc := range in.Machines {
+		caps[i] = math.Max(0, target-mc.S-mc.O) / (mc.A1 + mc.C)
+		total += caps[i]
+		r.betaMax[i] = math.Min(r.betaMax[i], caps[i])
+	}
+	for i := range in.Machines {
+		if total-caps[i] < in.V*(1-1e-9) {
+			r.forced[i] = true
+		}
+		// α_i = V − Σ_{k≠i} α_k >= V − Σ_{k≠i} cap_k(T) >= V − Σ_{k≠i} cap_k(target).
+		r.alphaMin[i] = math.Max(r.alphaMin[i], in.V-(total-caps[i]))
+	}
+}
+
+// CapacityLowerBoundTime returns the smallest T with Σ_i max(0, T − S_i − O_i)/(a_1i +
+// C_i) >= V, a lower bound on every schedule's length: M_i starts its first message no
+// earlier than S_i, and from then on it receives (C_i per MB, O_i per message) or
+// computes (at least a_1i per MB), never both (6.17). It dominates the water-filling
+// part of dltmulti.ValidLowerBoundTime, which leaves out C_i.
+func CapacityLowerBoundTime(in *dm.Instance) float64 {
+	lo, hi := 0.0, 1.0
+	capacity := func(T float64) float64 {
+		s := 0.0
+		for _, mc := range in.Machines {
+			s += math.Max(0, T-mc.S-mc.O) / (mc.A1 + mc.C)
+		}
+		return s
+	}
+	for capacity(hi) < in.V {
+		lo, hi = hi, 2*hi
+	}
+	for range 200 {
+		mid := (lo + hi) / 2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if capacity(mid) >= in.V {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return lo // capacity(lo) < V: every T below lo is infeasible
+}
+
+// nodeLP is a built node LP with the columns the cut separation reads.
+type nodeLP struct {
+	lp   *LP
+	T    int         // the T column
+	tp   int         // the suffix start t_p, -1 at a leaf
+	s    map[int]int // first-message start of each unserved forced machine
+	cuts [][]int     // the sequencing cuts it holds (subsets of unserved machines)
+}
+
+// build returns the LP of the node with prefix seq (len(seq) == n: the exact LP of
+// the sequence) with the sequencing cuts of the subsets in cuts (see seqCut).
+func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
+	in, n := r.in, r.n
+	p := len(seq)
+	suffix := p < n
+	nt := p
+	if suffix {
+		nt = p + 1 // t_p is the start of the suffix
+	}
+	A := func(j int) int { return j }
+	Tj := func(j int) int { return p + j }
+	Tau := func(j int) int { return p + nt + j }
+	Tc := 2*p + nt
+	Beta := func(i int) int { return Tc + 1 + i }
+	nv := Tc + 1
+	sCol := map[int]int{}
+	if suffix {
+		nv += r.m
+		for i := range r.m {
+			if r.forced[i] && !contains(seq, i) {
+				sCol[i] = nv
+				nv++
+			}
+		}
+	}
+	lp := &LP{C: make([]float64, nv)}
+	lp.C[Tc] = 1
+	add := func(rel int, b float64, kv ...float64) {
+		row := make([]float64, nv)
+		for k := 0; k+1 < len(kv); k += 2 {
+			row[int(kv[k])] += kv[k+1]
+		}
+		lp.Rows = append(lp.Rows, row)
+		lp.Rel = append(lp.Rel, rel)
+		lp.B = append(lp.B, b)
+	}
+	f := func(c int) float64 { return float64(c) }
+	lastIndex := make([]int, r.m) // last prefix message per machine, -1 if none
+	for i := range lastIndex {
+		lastIndex[i] = -1
+	}
+	for j, i := range seq {
+		mc := in.Machines[i]
+		add(ge, 0, f(Tau(j)), 1, f(A(j)), -mc.A1)
+		add(ge, mc.B2(), f(Tau(j)), 1, f(A(j)), -mc.A2)
+		add(ge, mc.S, f(Tj(j)), 1)
+		next := Tc
+		if j+1 < nt {
+			next = Tj(j + 1)
+		}
+		add(le, -mc.O, f(Tj(j)), 1, f(A(j)), mc.C, f(next), -1)             // (6.16)
+		add(le, -mc.O, f(Tj(j)), 1, f(A(j)), mc.C, f(Tau(j)), 1, f(Tc), -1) // (6.20)
+		if l := lastIndex[i]; l >= 0 {
+			pm := in.Machines[i]
+			add(le, -pm.O, f(Tj(l)), 1, f(A(l)), pm.C, f(Tau(l)), 1, f(Tj(j)), -1) // (6.17)
+		}
+		lastIndex[i] = j
+	}
+	load := make([]float64, 0, 2*(p+r.m))
+	for j := range p {
+		load = append(load, f(A(j)), 1)
+	}
+	if suffix {
+		rem := n - p
+		if p == 0 {
+			add(ge, r.sMin, f(Tj(0)), 1)
+		}
+		ovh, nForced := 0.0, 0
+		link := []float64{f(Tj(p)), 1, f(Tc), -1}
+		for i, mc := range in.Machines {
+			load = append(load, f(Beta(i)), 1)
+			link = append(link, f(Beta(i)), mc.C)
+			if r.betaMax[i] <= minBetaMax {
+				// M_i can compute (almost) nothing before the target.
+				add(le, math.Max(r.betaMax[i], 0), f(Beta(i)), 1)
+				continue
+			}
+			g := mc.C + mc.A1 + mc.O/r.betaMax[i]
+			unserved := lastIndex[i] < 0
+			if unserved && r.forced[i] {
+				// s_i, the start of M_i's first message: after the prefix and S_i;
+				// from then on M_i is busy for at least O_i + (C_i + a_1i)β_i.
+				nForced++
+				ovh += mc.O
+				si := sCol[i]
+				add(ge, 0, f(si), 1, f(Tj(p)), -1)
+				add(ge, mc.S, f(si), 1)
+				add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
+				continue
+			}
+			add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
+			if l := lastIndex[i]; l >= 0 {
+				add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
+			} else if mc.S <= r.lbT {
+				add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
+			}
+		}
+		ovh += float64(rem-nForced) * r.oMin
+		add(le, -ovh, link...)
+		// Every machine other than the unserved forced ones that takes suffix load
+		// needs one of the rem − nForced messages left after their first messages:
+		// Σ β_i/β̄_i <= rem − nForced (β_i/β̄_i <= 1 stands for "receives one").
+		var count []float64
+		for i := range r.m {
+			if _, first := sCol[i]; !first && r.betaMax[i] > minBetaMax {
+				count = append(count, f(Beta(i)), 1/r.betaMax[i])
+			}
+		}
+		if len(count) > 0 {
+			add(le, float64(rem-nForced), count...)
+		}
+		for _, A := range cuts {
+			lam, rhs, ok := r.seqCut(A, rem-nForced)
+			if !ok {
+				continue
+			}
+			// Σ λ_i (s_i − t_p) >= Σ_{i<k} λ_i λ_k, and the same with the release
+			// min_{i∈A} S_i in place of t_p.
+			row := []float64{}
+			rel := math.Inf(1)
+			sum := 0.0
+			for k, i := range A {
+				row = append(row, f(sCol[i]), lam[k])
+				sum += lam[k]
+				rel = math.Min(rel, in.Machines[i].S)
+			}
+			add(ge, rhs, append(append([]float64{}, row...), f(Tj(p)), -sum)...)
+			add(ge, rhs+sum*rel, row...)
+		}
+	}
+	add(eq, in.V, load...)
+	add(ge, r.lbT, f(Tc), 1)
+	if !math.IsInf(r.deadline, 1) {
+		add(le, r.deadline, f(Tc), 1)
+	}
+	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
+	if suffix {
+		nl.tp = Tj(p)
+	}
+	return nl
+}
+
+// seqCut returns the lengths λ_i and the right-hand side Σ_{i<k} λ_i λ_k of the
+// sequencing (Queyranne) inequality of the first messages of the machines in A, all
+// unserved and forced. A single-message machine's first message carries all its load,
+// at least alphaMin_i, so it holds the link for λ_i = O_i + C_i·alphaMin_i; up to
+// spare of them may receive more messages and get only λ_i = O_i (the spare largest
+// are given that). Non-overlapping intervals of lengths >= λ_i starting at s_i >= R
+// satisfy Σ λ_i (s_i − R) >= Σ_{i<k} λ_i λ_k.
+func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool) {
+	if len(A) < 2 {
+		return nil, 0, false
+	}
+	lam = make([]float64, len(A))
+	idx := make([]int, len(A))
+	for k, i := range A {
+		mc := r.in.Machines[i]
+		lam[k] = mc.O + mc.C*r.alphaMin[i]
+		idx[k] = k
+	}
+	sort.Slice(idx, func(a, b int) bool { return lam[idx[a]] > lam[idx[b]] })
+	for k := 0; k < spare && k < len(idx); k++ {
+		lam[idx[k]] = r.in.Machines[A[idx[k]]].O
+	}
+	sum, sq := 0.0, 0.0
+	for _, l := range lam {
+		sum += l
+		sq += l * l
+	}
+	return lam, (sum*sum - sq) / 2, true
+}
+
+func contains(seq []int, i int) bool {
+	for _, x := range seq {
+		if x == i {
+			return true
+		}
+	}
+	return false
+}
+
+// schedule decodes the exact LP of a full sequence.
+func (r *relax) schedule(seq []int, x []float64) dm.Schedule {
+	p := len(seq)
+	s := dm.Schedule{Messages: make([]dm.Message, p)}
+	for j, i := range seq {
+		s.Messages[j] = dm.Message{Machine: i, Size: math.Max(x[j], 0), Start: x[p+j]}
+	}
+	return s
+}
+
+// unservedForced counts the forced machines without a message in seq.
+func (r *relax) unservedForced(seq []int) int {
+	k := 0
+	for i := range r.m {
+		if !r.forced[i] {
+			continue
+		}
+		served := false
+		for _, s := range seq {
+			if s == i {
+				served = true
+				break
+			}
+		}
+		if !served {
+			k++
+		}
+	}
+	return k
+}

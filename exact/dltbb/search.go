@@ -1,0 +1,469 @@
+package dltbb
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"sync"
+	"time"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+)
+
+// Options control a search.
+type Options struct {
+	// Gap is the relative gap (UB − LB)/UB at which the search stops with a proof; 0
+	// searches to optimality (up to the LP tolerances).
+	Gap float64
+	// Starts are machine sequences (n entries each) whose LP schedules seed the
+	// incumbent; the local search improves the best of them.
+	Starts [][]int
+	// NoLocalSearch skips the improvement of the starts.
+	NoLocalSearch bool
+	// Threads is the number of goroutines that solve the children of a node (<= 1:
+	// one).
+	Threads int
+	// NoCuts leaves out the sequencing cuts of the node LPs (for comparison).
+	NoCuts bool
+	// Log, when set, receives one progress line every LogEvery.
+	Log      io.Writer
+	LogEvery time.Duration
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Feasible bool        // a schedule was found
+	Optimal  bool        // the search finished: T is within Gap of the optimum
+	T        float64     // the best schedule's length (its makespan, by the evaluator)
+	Bound    float64     // a proven lower bound on T* (T itself when the tree is exhausted)
+	Schedule dm.Schedule // the best schedule (n messages)
+	Sequence []int       // its machine sequence
+	Nodes    int         // nodes expanded
+	LPs      int         // linear programs solved
+	Pruned   int         // children pruned by bound, count or symmetry
+}
+
+// Errors of Solve.
+var (
+	ErrUnsupported = errors.New("dltbb: only min-time without an energy limit or fixed length")
+)
+
+// Solve searches the message sequences of a min-time instance. It returns when the
+// tree is exhausted (Optimal), or when ctx is done with the best schedule and bound so
+// far (not an error). Infeasibility (a deadline no sequence meets) is Feasible = false
+// with Optimal = true.
+func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (*Result, error) {
+	if in.Objective != dm.MinTime || in.EnergyLimit != nil || in.FixedLength {
+		return nil, ErrUnsupported
+	}
+	if err := in.Validate(); err != nil {
+		return nil, fmt.Errorf("dltbb: %w", err)
+	}
+	s := &search{in: in, solver: solver, rx: newRelax(in), res: &Result{T: math.Inf(1), Bound: math.Inf(-1)}, opt: opt}
+	for _, seq := range opt.Starts {
+		if len(seq) != in.N {
+			continue
+		}
+		if _, err := s.leaf(seq); err != nil {
+			return nil, err
+		}
+	}
+	if !opt.NoLocalSearch && s.res.Feasible {
+		if err := s.improve(ctx); err != nil {
+			return nil, err
+		}
+	}
+	s.rx.setTarget(s.target())
+	if err := s.run(ctx); err != nil {
+		return nil, err
+	}
+	return s.res, nil
+}
+
+type search struct {
+	in     *dm.Instance
+	solver LPSolver
+	rx     *relax
+	res    *Result
+	opt    Options
+}
+
+// target is UB·(1 − gap): only schedules shorter than it still matter.
+func (s *search) target() float64 {
+	if !s.res.Feasible {
+		return math.Inf(1)
+	}
+	return s.res.T * (1 - s.opt.Gap)
+}
+
+// maxCutRounds bounds the separation rounds of one node LP.
+const maxCutRounds = 8
+
+// solve runs one node LP with the sequencing cuts inherited from the parent (those
+// whose machines are all still unserved), then separates new ones: the unserved forced
+// machines sorted by their first-message start in the LP solution, each leading
+// subset of that order, and of the machines with S_i >= θ for every θ. ok is false
+// when the LP is infeasible. cuts are the subsets the final LP holds.
+func (s *search) solve(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
+	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited)
+	s.res.LPs += lps
+	return x, bound, cuts, ok, err
+}
+
+// solveCounted is solve without touching the result: it also returns the number of
+// LPs it ran, and is safe to call from several goroutines.
+func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+	for _, A := range inherited {
+		keep := true
+		for _, i := range A {
+			keep = keep && !contains(seq, i)
+		}
+		if keep {
+			cuts = append(cuts, A)
+		}
+	}
+	for round := 0; ; round++ {
+		nl := s.rx.build(seq, cuts)
+		lps++
+		x, _, err = s.solver(nl.lp)
+		if errors.Is(err, ErrInfeasible) {
+			return nil, 0, nil, false, lps, nil
+		}
+		if err != nil {
+			return nil, 0, nil, false, lps, fmt.Errorf("dltbb: node LP %v: %w", seq, err)
+		}
+		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
+			return x, x[nl.T], cuts, true, lps, nil
+		}
+		if !s.separate(seq, nl, x, &cuts) {
+			return x, x[nl.T], cuts, true, lps, nil
+		}
+	}
+}
+
+// separate appends the violated sequencing cuts at x to cuts.
+func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
+	in := s.in
+	var ms []int
+	for i := range nl.s {
+		ms = append(ms, i)
+	}
+	sort.Slice(ms, func(a, b int) bool {
+		return x[nl.s[ms[a]]] < x[nl.s[ms[b]]] || x[nl.s[ms[a]]] == x[nl.s[ms[b]]] && ms[a] < ms[b]
+	})
+	spare := in.N - len(seq) - len(nl.s)
+	violated := func(A []int) bool {
+		lam, rhs, ok := s.rx.seqCut(A, spare)
+		if !ok {
+			return false
+		}
+		sum, lhsT, lhsR, rel := 0.0, 0.0, 0.0, math.Inf(1)
+		for k, i := range A {
+			sum += lam[k]
+			rel = math.Min(rel, in.Machines[i].S)
+		}
+		for k, i := range A {
+			lhsT += lam[k] * (x[nl.s[i]] - x[nl.tp])
+			lhsR += lam[k] * (x[nl.s[i]] - rel)
+		}
+		tol := cutTol * math.Max(1, rhs)
+		return lhsT < rhs-tol || lhsR < rhs-tol
+	}
+	seen := map[string]bool{}
+	for _, A := range *cuts {
+		seen[fmt.Sprint(A)] = true
+	}
+	added := false
+	try := func(A []int) {
+		key := fmt.Sprint(A)
+		if seen[key] || !violated(A) {
+			return
+		}
+		seen[key] = true
+		*cuts = append(*cuts, append([]int(nil), A...))
+		added = true
+	}
+	thresholds := []float64{math.Inf(-1)}
+	for _, i := range ms {
+		thresholds = append(thresholds, in.Machines[i].S)
+	}
+	for _, th := range thresholds {
+		var A []int
+		for _, i := range ms {
+			if in.Machines[i].S >= th {
+				A = append(A, i)
+				if len(A) >= 2 {
+					try(sortedCopy(A))
+				}
+			}
+		}
+	}
+	return added
+}
+
+// cutTol is the relative violation below which a sequencing cut is not added.
+const cutTol = 1e-6
+
+func sortedCopy(A []int) []int {
+	c := append([]int(nil), A...)
+	sort.Ints(c)
+	return c
+}
+
+// leaf solves a full sequence and offers its schedule as an incumbent (accept). It
+// returns the schedule's length (+Inf when infeasible or rejected).
+func (s *search) leaf(seq []int) (float64, error) {
+	x, _, _, ok, err := s.solve(seq, nil)
+	if err != nil || !ok {
+		return math.Inf(1), err
+	}
+	before := s.res.T
+	s.accept(seq, x)
+	if s.res.T < before {
+		return s.res.T, nil
+	}
+	return s.length(seq, x), nil
+}
+
+// length is the evaluator's makespan of the LP schedule of seq (+Inf if rejected).
+func (s *search) length(seq []int, x []float64) float64 {
+	r := dm.Evaluate(s.in, s.rx.schedule(seq, x), dm.EvalOptions{})
+	if !r.OK() {
+		return math.Inf(1)
+	}
+	return r.Makespan
+}
+
+// accept makes the LP schedule of the full sequence seq the incumbent when the
+// evaluator accepts it and it is shorter; it reports whether it did.
+func (s *search) accept(seq []int, x []float64) bool {
+	sch := s.rx.schedule(seq, x)
+	r := dm.Evaluate(s.in, sch, dm.EvalOptions{})
+	if !r.OK() || r.Makespan >= s.res.T {
+		return false
+	}
+	s.res.Feasible, s.res.T, s.res.Schedule = true, r.Makespan, sch
+	s.res.Sequence = append([]int(nil), seq...)
+	return true
+}
+
+// child is one child of an expanded node and the outcome of its LP.
+type child struct {
+	seq   []int
+	x     []float64
+	bound float64
+	cuts  [][]int
+	ok    bool
+	err   error
+}
+
+// evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
+// and the solver are only read meanwhile; the LP count is summed afterwards.
+func (s *search) evaluate(kids []child, cuts [][]int) {
+	threads := max(1, s.opt.Threads)
+	counts := make([]int, len(kids))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(threads, len(kids)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range work {
+				c := &kids[k]
+				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts)
+			}
+		}()
+	}
+	for k := range kids {
+		work <- k
+	}
+	close(work)
+	wg.Wait()
+	for _, c := range counts {
+		s.res.LPs += c
+	}
+}
+
+// improve is a best-improvement local search from the incumbent's sequence over its
+// neighbours (one message to another machine, two messages swapped, one message
+// moved), each solved by its LP, until no neighbour is shorter or ctx is done.
+func (s *search) improve(ctx context.Context) error {
+	n, m := s.in.N, s.in.M()
+	for ctx.Err() == nil {
+		cur := append([]int(nil), s.res.Sequence...)
+		var kids []child
+		add := func(c []int) { kids = append(kids, child{seq: c}) }
+		for j := range n {
+			for i := range m {
+				if i != cur[j] {
+					c := append([]int(nil), cur...)
+					c[j] = i
+					add(c)
+				}
+			}
+		}
+		for a := range n {
+			for b := a + 1; b < n; b++ {
+				if cur[a] != cur[b] {
+					c := append([]int(nil), cur...)
+					c[a], c[b] = c[b], c[a]
+					add(c)
+				}
+			}
+		}
+		for a := range n {
+			for b := range n {
+				if a != b && a != b+1 {
+					c := append(append([]int(nil), cur[:a]...), cur[a+1:]...)
+					c = append(c[:b], append([]int{cur[a]}, c[b:]...)...)
+					add(c)
+				}
+			}
+		}
+		s.evaluate(kids, nil)
+		before := s.res.T
+		for _, k := range kids {
+			if k.err != nil {
+				return k.err
+			}
+			if k.ok {
+				s.accept(k.seq, k.x)
+			}
+		}
+		if s.res.T >= before*(1-1e-9) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// item is an open node: a prefix and its bound.
+type item struct {
+	seq   []int
+	bound float64
+	cuts  [][]int
+}
+
+type queue []item
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(a, b int) bool {
+	return q[a].bound < q[b].bound || q[a].bound == q[b].bound && len(q[a].seq) > len(q[b].seq)
+}
+func (q queue) Swap(a, b int) { q[a], q[b] = q[b], q[a] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(item)) }
+func (q *queue) Pop() any     { old := *q; it := old[len(old)-1]; *q = old[:len(old)-1]; return it }
+
+// run is the best-first search.
+func (s *search) run(ctx context.Context) error {
+	in := s.in
+	_, b0, cuts0, ok, err := s.solve(nil, nil)
+	if err != nil {
+		return err
+	}
+	q := &queue{}
+	if ok {
+		heap.Push(q, item{nil, b0, cuts0})
+	}
+	if s.opt.Log != nil {
+		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.T, s.rx.forced)
+	}
+	last := time.Now()
+	for q.Len() > 0 {
+		top := (*q)[0]
+		if top.bound >= s.target() {
+			break
+		}
+		if ctx.Err() != nil {
+			s.res.Bound = math.Min(top.bound, s.res.T)
+			return nil
+		}
+		heap.Pop(q)
+		s.res.Nodes++
+		if s.opt.Log != nil && s.opt.LogEvery > 0 && time.Since(last) >= s.opt.LogEvery {
+			last = time.Now()
+			fmt.Fprintf(s.opt.Log, "dltbb: %d nodes, %d open, %d LPs, bound %.4f, best %.4f, depth %d\n",
+				s.res.Nodes, q.Len(), s.res.LPs, top.bound, s.res.T, len(top.seq))
+		}
+		p := len(top.seq)
+		var kids []child
+		for i := range in.M() {
+			if s.skip(top.seq, i) {
+				s.res.Pruned++
+				continue
+			}
+			seq := append(append(make([]int, 0, p+1), top.seq...), i)
+			if p+1 < in.N && s.rx.unservedForced(seq) > in.N-p-1 {
+				s.res.Pruned++
+				continue
+			}
+			kids = append(kids, child{seq: seq})
+		}
+		s.evaluate(kids, top.cuts)
+		improved := false
+		for _, k := range kids {
+			if k.err != nil {
+				return k.err
+			}
+			if !k.ok {
+				s.res.Pruned++
+				continue
+			}
+			if p+1 == in.N {
+				if s.accept(k.seq, k.x) {
+					improved = true
+				}
+				continue
+			}
+			if k.bound >= s.target() {
+				s.res.Pruned++
+				continue
+			}
+			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts})
+		}
+		if improved {
+			if !s.opt.NoLocalSearch {
+				if err := s.improve(ctx); err != nil {
+					return err
+				}
+			}
+			s.rx.setTarget(s.target())
+		}
+	}
+	s.res.Optimal = true
+	if s.res.Feasible {
+		// Every node ever pruned had a bound >= the target of its time, and the target
+		// only decreases: the optimum is >= the current target.
+		s.res.Bound = s.target()
+		if q.Len() > 0 {
+			s.res.Bound = math.Min(s.res.T, math.Max(s.res.Bound, (*q)[0].bound))
+		}
+	}
+	return nil
+}
+
+// skip applies the symmetry rule: among identical machines, a later one receives its
+// first message only after every earlier one has received one.
+func (s *search) skip(seq []int, i int) bool {
+	in := s.in
+	for k := 0; k < i; k++ {
+		if !dm.Identical(in.Machines[k], in.Machines[i]) {
+			continue
+		}
+		used := false
+		for _, x := range seq {
+			if x == k {
+				used = true
+				break
+			}
+		}
+		if !used {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,267 @@
+package dltbb
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// ErrUnbounded is returned by Simplex for an unbounded LP (never the case for a node
+// LP, whose objective T is bounded below).
+var ErrUnbounded = errors.New("dltbb: linear program is unbounded")
+
+// Tolerances of Simplex.
+const (
+	// simplexPivotTol: tableau entries below it do not qualify as pivots.
+	simplexPivotTol = 1e-9
+	// simplexCostTol: a reduced cost must be below −simplexCostTol to enter.
+	simplexCostTol = 1e-9
+	// simplexFeasTol: the phase-one sum of artificials, relative to the largest
+	// right-hand side, above which the LP is infeasible.
+	simplexFeasTol = 1e-9
+	// simplexRowTol: the largest violation of an original row, relative to its
+	// magnitude, accepted in the returned point.
+	simplexRowTol = 1e-7
+	// blandAfter: consecutive degenerate pivots after which pricing switches from
+	// Dantzig's rule to Bland's (no cycling).
+	blandAfter = 30
+)
+
+
+// Simplex is an LPSolver: a dense two-phase primal simplex that keeps the reduced
+// costs in the tableau and prices by Dantzig's rule (largest decrease per unit),
+// falling back to Bland's rule after a run of degenerate pivots. The node LPs have a
+// few dozen rows and columns; it is several times faster on them than a simplex that
+// recomputes the prices and always uses Bland's rule. The returned point is re-checked
+// against every original row.
+func Simplex(p *LP) ([]float64, float64, error) {
+	n, mr := len(p.C), len(p.Rows)
+	nSlack := 0
+	for _, r := range p.Rel {
+		if r != eq {
+			nSlack++
+		}
+	}
+	art := n + nSlack
+	// Which rows need an artificial: those whose slack cannot start basic.
+	needs := make([]bool, mr)
+	nArt := 0
+	for r := range mr {
+		b, rel := p.B[r], p.Rel[r]
+		if b < 0 || b == 0 && rel > 0 {
+			rel = -rel
+		}
+		needs[r] = rel >= 0 // an equality, or a >= row with b > 0
+		if needs[r] {
+			nArt++
+		}
+	}
+	width := art + nArt + 1
+	rhs := width - 1
+	tab := make([][]float64, mr)
+	basis := make([]int, mr)
+	bScale := 1.0
+	si, ai := 0, 0
+	for r := range mr {
+		row := make([]float64, width)
+		copy(row, p.Rows[r])
+		b := p.B[r]
+		slack := -1
+		if p.Rel[r] != eq {
+			slack = n + si
+			si++
+			if p.Rel[r] < 0 {
+				row[slack] = 1
+			} else {
+				row[slack] = -1
+			}
+		}
+		// Rows a·x >= b with b <= 0 (and a·x <= b with b >= 0) hold at x = 0: negated
+		// where needed, their slack starts basic and they need no artificial.
+		if b < 0 || b == 0 && p.Rel[r] > 0 {
+			for k := range art {
+				row[k] = -row[k]
+			}
+			b = -b
+		}
+		row[rhs] = b
+		bScale = math.Max(bScale, b)
+		if needs[r] {
+			row[art+ai] = 1
+			basis[r] = art + ai
+			ai++
+		} else {
+			basis[r] = slack
+		}
+		tab[r] = row
+	}
+	// Phase one: minimise the sum of the artificials; d holds the reduced costs and,
+	// in d[rhs], minus the objective.
+	d := make([]float64, width)
+	for r := range mr {
+		if basis[r] >= art {
+			for k := range art {
+				d[k] -= tab[r][k]
+			}
+			d[rhs] -= tab[r][rhs]
+		}
+	}
+	if err := primal(tab, basis, d, art, width); err != nil {
+		return nil, 0, err
+	}
+	if -d[rhs] > simplexFeasTol*bScale {
+		return nil, 0, ErrInfeasible
+	}
+	// Drive zero artificials out of the basis where a structural pivot exists.
+	for r := range mr {
+		if basis[r] < art {
+			continue
+		}
+		for k := range art {
+			if math.Abs(tab[r][k]) > simplexPivotTol {
+				pivotRow(tab, d, basis, r, k)
+				break
+			}
+		}
+	}
+	// Phase two: the reduced costs of c in the current basis.
+	for k := range d {
+		d[k] = 0
+	}
+	copy(d, p.C)
+	for r := range mr {
+		if cb := cost(p.C, basis[r]); cb != 0 {
+			for k := range width {
+				d[k] -= cb * tab[r][k]
+			}
+		}
+	}
+	if err := primal(tab, basis, d, art, art); err != nil {
+		return nil, 0, err
+	}
+	x := make([]float64, n)
+	for r := range mr {
+		if basis[r] < n {
+			x[basis[r]] = math.Max(tab[r][rhs], 0)
+		}
+	}
+	for r, row := range p.Rows {
+		act, scale := 0.0, math.Abs(p.B[r])
+		for k, a := range row {
+			act += a * x[k]
+			scale += math.Abs(a * x[k])
+		}
+		viol := 0.0
+		switch {
+		case p.Rel[r] < 0:
+			viol = act - p.B[r]
+		case p.Rel[r] > 0:
+			viol = p.B[r] - act
+		default:
+			viol = math.Abs(act - p.B[r])
+		}
+		if viol > simplexRowTol*math.Max(1, scale) {
+			return nil, 0, fmt.Errorf("dltbb: simplex lost accuracy (row %d violated by %g, scale %g)", r, viol, scale)
+		}
+	}
+	obj := 0.0
+	for k := range n {
+		obj += p.C[k] * x[k]
+	}
+	return x, obj, nil
+}
+
+func cost(c []float64, k int) float64 {
+	if k < len(c) {
+		return c[k]
+	}
+	return 0
+}
+
+// primal pivots until no column below limit has a negative reduced cost. Basic
+// columns >= block (the artificials, in phase two) must stay at zero.
+func primal(tab [][]float64, basis []int, d []float64, limit, block int) error {
+	rhs := len(d) - 1
+	degenerate := 0
+	for iter := 0; iter < 50000; iter++ {
+		enter := -1
+		if degenerate < blandAfter {
+			best := -simplexCostTol
+			for k := range limit {
+				if d[k] < best {
+					best, enter = d[k], k
+				}
+			}
+		} else {
+			for k := range limit {
+				if d[k] < -simplexCostTol {
+					enter = k
+					break
+				}
+			}
+		}
+		if enter < 0 {
+			return nil
+		}
+		leave := -1
+		ratio := math.Inf(1)
+		for r, row := range tab {
+			a := row[enter]
+			q := 0.0
+			switch {
+			case basis[r] >= block && math.Abs(a) > simplexPivotTol:
+				// An artificial left in the basis at zero after phase one: any
+				// nonzero entry blocks the step, so that it never leaves zero.
+			case a <= simplexPivotTol:
+				continue
+			default:
+				q = row[rhs] / a
+			}
+			if q < ratio-1e-12 || q <= ratio+1e-12 && leave >= 0 && basis[r] < basis[leave] {
+				ratio, leave = q, r
+			}
+		}
+		if leave < 0 {
+			return ErrUnbounded
+		}
+		if ratio <= 1e-12 {
+			degenerate++
+		} else {
+			degenerate = 0
+		}
+		pivotRow(tab, d, basis, leave, enter)
+	}
+	return errors.New("dltbb: simplex iteration limit")
+}
+
+// pivotRow makes column k basic in row r, updating the reduced costs d.
+func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
+	pr := tab[r]
+	inv := 1 / pr[k]
+	for j := range pr {
+		pr[j] *= inv
+	}
+	pr[k] = 1
+	for i, row := range tab {
+		if i == r {
+			continue
+		}
+		if f := row[k]; f != 0 {
+			for j, v := range pr {
+				if v != 0 {
+					row[j] -= f * v
+				}
+			}
+			row[k] = 0
+		}
+	}
+	if f := d[k]; f != 0 {
+		for j, v := range pr {
+			if v != 0 {
+				d[j] -= f * v
+			}
+		}
+		d[k] = 0
+	}
+	basis[r] = k
+}

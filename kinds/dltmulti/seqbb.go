@@ -1,0 +1,119 @@
+package dltmulti
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltbb"
+	"github.com/schedopt/schedopt/exact/dltseq"
+	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
+	"github.com/schedopt/schedopt/solve"
+)
+
+// SequenceBBApplies reports whether the sequence branch-and-bound (exact/dltbb) can
+// solve the instance: minimum time without an energy limit or a fixed length.
+func SequenceBBApplies(in *dm.Instance) bool {
+	return in.Objective == dm.MinTime && in.EnergyLimit == nil && !in.FixedLength
+}
+
+// nodeLP solves a node LP of exact/dltbb with its fast simplex and, when that one
+// reports numerical trouble (anything but infeasibility), again with the slower but
+// more careful dense simplex of exact/dltseq (Bland's rule, refined basic solution).
+func nodeLP(p *dltbb.LP) ([]float64, float64, error) {
+	x, obj, err := dltbb.Simplex(p)
+	if err == nil || errors.Is(err, dltbb.ErrInfeasible) {
+		return x, obj, err
+	}
+	x, obj, err = (&dltseq.LP{C: p.C, Rows: p.Rows, Rel: p.Rel, B: p.B}).Solve()
+	if errors.Is(err, dltseq.ErrInfeasible) {
+		return nil, 0, fmt.Errorf("%w: %w", dltbb.ErrInfeasible, err)
+	}
+	return x, obj, err
+}
+
+// StartSequences returns the machine orders of the online heuristics (SSC and GSS with
+// every PSR), cut or repeated to n messages, without duplicates.
+func (p *Problem) StartSequences(ctx context.Context) [][]int {
+	in := p.Inst
+	seen := map[string]bool{}
+	var out [][]int
+	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
+		for _, psr := range hdlt.PSRs() {
+			if ctx.Err() != nil {
+				return out
+			}
+			h, err := hdlt.Online(ctx, in, rule, psr, heuristicSeed)
+			if err != nil || len(h.Messages) == 0 {
+				continue
+			}
+			seq := make([]int, in.N)
+			for j := range seq {
+				seq[j] = h.Messages[j%len(h.Messages)].Machine
+			}
+			if key := fmt.Sprint(seq); !seen[key] {
+				seen[key] = true
+				out = append(out, seq)
+			}
+		}
+	}
+	return out
+}
+
+// solveSequenceBB runs exact/dltbb under ctx (the time limit) with req's relative gap
+// and turns its outcome into a result: "optimal" when the tree was exhausted (T within
+// the gap of the bound), "feasible" with the bound reached otherwise. The schedule is
+// the evaluator-checked incumbent.
+func (p *Problem) solveSequenceBB(ctx context.Context, req solve.Request) (*solve.Result, error) {
+	in := p.Inst
+	t0 := time.Now()
+	threads := req.Options.Threads
+	if threads <= 0 {
+		threads = runtime.GOMAXPROCS(0)
+	}
+	opt := dltbb.Options{Gap: req.Options.RelGap, Starts: p.StartSequences(ctx), Threads: threads}
+	if w := req.Options.Log; w != nil {
+		opt.Log, opt.LogEvery = w, 5*time.Second
+	} else if w := req.Log; w != nil {
+		opt.Log, opt.LogEvery = w, 5*time.Second
+	}
+	out, err := dltbb.Solve(ctx, in, nodeLP, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: sequence branch-and-bound: %w", p.Name(), err)
+	}
+	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.Exact,
+		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs)", out.Nodes, out.LPs),
+		Nodes:  int64(out.Nodes)}
+	res.Seconds.Solve = time.Since(t0).Seconds()
+	switch {
+	case !out.Feasible && out.Optimal:
+		res.Status = solve.StatusInfeasible
+		return res, nil
+	case !out.Feasible:
+		res.Status = solve.StatusTimeLimit
+		res.Message = "no schedule found before the time limit"
+		return res, nil
+	case out.Optimal:
+		res.Status = solve.StatusOptimal
+	default:
+		res.Status = solve.StatusFeasible
+		res.Message = "time limit reached"
+	}
+	r := dm.Evaluate(in, out.Schedule, dm.EvalOptions{})
+	check := multiCheck(r)
+	res.Check.Evaluator = &check
+	res.Solution = dm.NewSolution(in, out.Schedule, r)
+	res.Objective = solve.Ptr(r.Objective)
+	bound := math.Min(out.Bound, r.Objective)
+	res.Bound = solve.Ptr(bound)
+	res.Gap = solve.Ptr((r.Objective - bound) / math.Max(math.Abs(r.Objective), 1e-12))
+	if !check.OK {
+		res.Status = solve.StatusError
+		res.Message = "the evaluator rejected the branch-and-bound's schedule: " + check.Message
+	}
+	return res, nil
+}
