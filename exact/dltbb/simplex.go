@@ -27,7 +27,6 @@ const (
 	blandAfter = 30
 )
 
-
 // Simplex is an LPSolver: a dense two-phase primal simplex that keeps the reduced
 // costs in the tableau and prices by Dantzig's rule (largest decrease per unit),
 // falling back to Bland's rule after a run of degenerate pivots. The node LPs have a
