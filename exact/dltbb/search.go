@@ -63,7 +63,8 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("dltbb: %w", err)
 	}
-	s := &search{in: in, solver: solver, rx: newRelax(in), res: &Result{T: math.Inf(1), Bound: math.Inf(-1)}, opt: opt}
+	rx := newRelax(in)
+	s := &search{in: in, solver: solver, rx: rx, res: &Result{T: math.Inf(1), Bound: rx.lbT}, opt: opt}
 	for _, seq := range opt.Starts {
 		if len(seq) != in.N {
 			continue
@@ -379,7 +380,7 @@ func (s *search) run(ctx context.Context) error {
 			break
 		}
 		if ctx.Err() != nil {
-			s.res.Bound = math.Min(top.bound, s.res.T)
+			s.res.Bound = math.Min(math.Max(top.bound, s.rx.lbT), s.res.T)
 			return nil
 		}
 		heap.Pop(q)

@@ -1,0 +1,75 @@
+package dltmulti
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/schedopt/schedopt/backends"
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+	"github.com/schedopt/schedopt/solve"
+)
+
+// The backend "exact" on a min-time instance beyond the enumeration's limit runs the
+// sequence branch-and-bound; its optimum (gap 0) and its gap-bounded answers agree
+// with a full enumeration, and the schedule passes the evaluator.
+func TestExactBackendRunsTheSequenceBranchAndBound(t *testing.T) {
+	for k := range 4 {
+		in, err := dm.Generate(dm.GenConfig{M: 3, N: 5, V: 2000 + 1500*float64(k), P0N: 100, Seed: uint64(300 + k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if enumerable(in) {
+			t.Fatalf("instance %d: m = 3, n = 5 should exceed the Exact enumeration limit", k)
+		}
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &Problem{Inst: in}
+		p.KindName, p.InstName = dm.Kind, in.Name
+		for _, gap := range []float64{0, 0.01} {
+			res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: gap, Threads: 2}})
+			if err != nil {
+				t.Fatalf("instance %d: %v", k, err)
+			}
+			if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+				t.Fatalf("instance %d gap %g: status %s (%s), evaluator %+v", k, gap, res.Status, res.Message, res.Check.Evaluator)
+			}
+			obj, bound := *res.Objective, *res.Bound
+			tol := 1e-6 * want.Objective
+			if obj < want.Objective-tol || obj > want.Objective/(1-gap)+tol || bound > want.Objective+tol || *res.Gap > gap+1e-9 {
+				t.Fatalf("instance %d gap %g: T %g, bound %g, gap %g; enumeration %g", k, gap, obj, bound, *res.Gap, want.Objective)
+			}
+		}
+	}
+}
+
+// A time limit that ends the search early gives a "feasible" result with a valid
+// bound and an evaluated schedule, not an error.
+func TestSequenceBranchAndBoundStopsAtTheTimeLimit(t *testing.T) {
+	in, err := dm.Generate(dm.GenConfig{M: 10, N: 12, V: 24000, P0N: 100, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Problem{Inst: in}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	res, err := p.Solve(ctx, solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(t0); d > 5*time.Second {
+		t.Errorf("returned %v after a 300 ms limit", d)
+	}
+	if res.Status == solve.StatusFeasible {
+		if !res.Check.Evaluator.OK || *res.Bound > *res.Objective || *res.Bound < dm.ValidLowerBoundTime(in)*(1-1e-9) || math.IsInf(*res.Bound, 0) {
+			t.Fatalf("feasible result: objective %g, bound %g, evaluator %+v", *res.Objective, *res.Bound, res.Check.Evaluator)
+		}
+	} else if res.Status != solve.StatusTimeLimit && res.Status != solve.StatusOptimal {
+		t.Fatalf("status %s (%s)", res.Status, res.Message)
+	}
+}
