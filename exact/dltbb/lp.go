@@ -197,6 +197,11 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 		}
 		ovh, nForced := 0.0, 0
 		link := []float64{f(Tj(p)), 1, f(Tc), -1}
+		// spare messages are left after the first messages of the unserved forced
+		// machines; a machine's suffix load then comes in at most 1 + spare (unserved
+		// forced) or spare (any other) chunks, whose computing time is at least
+		// Σ (a_2i α_c + b_2i) >= a_2i β_i + chunks·b_2i (the out-of-core piece of (3.1)).
+		spare := float64(rem - len(sCol))
 		for i, mc := range in.Machines {
 			load = append(load, f(Beta(i)), 1)
 			link = append(link, f(Beta(i)), mc.C)
@@ -216,13 +221,16 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 				add(ge, 0, f(si), 1, f(Tj(p)), -1)
 				add(ge, mc.S, f(si), 1)
 				add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
+				add(le, -mc.O-(1+spare)*mc.B2(), f(si), 1, f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
 				continue
 			}
 			add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
 			if l := lastIndex[i]; l >= 0 {
 				add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
+				add(le, -mc.O-spare*mc.B2(), f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
 			} else if mc.S <= r.lbT {
 				add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
+				add(le, -mc.S-spare*mc.B2(), f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
 			}
 		}
 		ovh += float64(rem-nForced) * r.oMin
