@@ -59,6 +59,11 @@ func newRelax(in *dm.Instance) *relax {
 	return r
 }
 
+// kColRatio: a machine gets a message-count column k_i (and the out-of-core rows)
+// only when its load bound exceeds kColRatio·ρ_i; below, out-of-core chunks cannot
+// matter much and the column only slows the LPs (any choice keeps the bound valid).
+const kColRatio = 1.25
+
 // minBetaMax [MB] is the load bound below which a machine is taken to receive no
 // suffix load (its 1/β̄ would make the LP badly scaled).
 const minBetaMax = 1e-6
@@ -144,11 +149,17 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	Beta := func(i int) int { return Tc + 1 + i }
 	nv := Tc + 1
 	sCol := map[int]int{}
+	kCol := map[int]int{} // k_i, suffix messages to M_i, where the load may exceed ρ_i
+	Kc := func(i int) int { return kCol[i] }
 	if suffix {
 		nv += r.m
 		for i := range r.m {
 			if r.forced[i] && !contains(seq, i) {
 				sCol[i] = nv
+				nv++
+			}
+			if r.betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
+				kCol[i] = nv
 				nv++
 			}
 		}
@@ -197,55 +208,74 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 		}
 		ovh, nForced := 0.0, 0
 		link := []float64{f(Tj(p)), 1, f(Tc), -1}
-		// spare messages are left after the first messages of the unserved forced
-		// machines; a machine's suffix load then comes in at most 1 + spare (unserved
-		// forced) or spare (any other) chunks, whose computing time is at least
-		// Σ (a_2i α_c + b_2i) >= a_2i β_i + chunks·b_2i (the out-of-core piece of (3.1)).
-		spare := float64(rem - len(sCol))
+		// k_i >= 0 is the number of suffix messages to M_i (Σ k_i = rem). From its
+		// ready time on, M_i receives and computes its suffix load β_i in k_i chunks:
+		// at least k_i·O_i + C_i β_i + a_1i β_i, and, by the out-of-core piece of
+		// (3.1), Σ (a_2i α_c + b_2i) = a_2i β_i + k_i b_2i. A machine that takes load
+		// takes a message: k_i >= β_i/β̄_i.
+		busy := func(rel int, rhs float64, start []float64, i int) {
+			mc := in.Machines[i]
+			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)...)
+			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O+mc.B2(), f(Beta(i)), mc.C+mc.A2, f(Tc), -1)...)
+		}
+		// Machines whose load cannot exceed ρ_i keep k_i = β_i/β̄_i implicitly (no
+		// column: the out-of-core rows are void for them), which keeps the LPs small.
+		count := []float64{}
+		countRHS := float64(rem)
 		for i, mc := range in.Machines {
 			load = append(load, f(Beta(i)), 1)
 			link = append(link, f(Beta(i)), mc.C)
-			if r.betaMax[i] <= minBetaMax {
-				// M_i can compute (almost) nothing before the target.
-				add(le, math.Max(r.betaMax[i], 0), f(Beta(i)), 1)
+			if _, ok := kCol[i]; ok {
+				add(le, 0, f(Beta(i)), 1/r.betaMax[i], f(Kc(i)), -1)
+				count = append(count, f(Kc(i)), 1)
+			} else {
+				g := mc.C + mc.A1
+				_, first := sCol[i]
+				switch {
+				case first:
+					countRHS-- // its first message
+				case r.betaMax[i] <= minBetaMax:
+					// M_i can compute (almost) nothing before the target.
+					add(le, math.Max(r.betaMax[i], 0), f(Beta(i)), 1)
+				default:
+					g += mc.O / r.betaMax[i]
+					count = append(count, f(Beta(i)), 1/r.betaMax[i])
+				}
+				add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
+				if si, first := sCol[i]; first {
+					nForced++
+					ovh += mc.O
+					add(ge, 0, f(si), 1, f(Tj(p)), -1)
+					add(ge, mc.S, f(si), 1)
+					add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
+				} else if l := lastIndex[i]; l >= 0 {
+					add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
+				} else if mc.S <= r.lbT {
+					add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
+				}
 				continue
 			}
-			g := mc.C + mc.A1 + mc.O/r.betaMax[i]
-			unserved := lastIndex[i] < 0
-			if unserved && r.forced[i] {
-				// s_i, the start of M_i's first message: after the prefix and S_i;
-				// from then on M_i is busy for at least O_i + (C_i + a_1i)β_i.
+			busy(le, 0, []float64{f(Tj(p)), 1}, i)
+			if si, first := sCol[i]; first {
+				// s_i, the start of M_i's first message: after the prefix and S_i.
 				nForced++
 				ovh += mc.O
-				si := sCol[i]
 				add(ge, 0, f(si), 1, f(Tj(p)), -1)
 				add(ge, mc.S, f(si), 1)
-				add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
-				add(le, -mc.O-(1+spare)*mc.B2(), f(si), 1, f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
+				add(ge, 1, f(Kc(i)), 1)
+				busy(le, 0, []float64{f(si), 1}, i)
 				continue
 			}
-			add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
 			if l := lastIndex[i]; l >= 0 {
-				add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
-				add(le, -mc.O-spare*mc.B2(), f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
+				busy(le, -mc.O, []float64{f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1}, i)
 			} else if mc.S <= r.lbT {
-				add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
-				add(le, -mc.S-spare*mc.B2(), f(Beta(i)), mc.C+mc.A2, f(Tc), -1)
+				busy(le, -mc.S, nil, i)
 			}
 		}
 		ovh += float64(rem-nForced) * r.oMin
 		add(le, -ovh, link...)
-		// Every machine other than the unserved forced ones that takes suffix load
-		// needs one of the rem − nForced messages left after their first messages:
-		// Σ β_i/β̄_i <= rem − nForced (β_i/β̄_i <= 1 stands for "receives one").
-		var count []float64
-		for i := range r.m {
-			if _, first := sCol[i]; !first && r.betaMax[i] > minBetaMax {
-				count = append(count, f(Beta(i)), 1/r.betaMax[i])
-			}
-		}
 		if len(count) > 0 {
-			add(le, float64(rem-nForced), count...)
+			add(le, countRHS, count...)
 		}
 		for _, A := range cuts {
 			lam, rhs, ok := r.seqCut(A, rem-nForced)

@@ -45,6 +45,7 @@ type Result struct {
 	Nodes    int         // nodes expanded
 	LPs      int         // linear programs solved
 	Pruned   int         // children pruned by bound, count or symmetry
+	Failed   int         // node LPs the solver failed on (kept open with the parent's bound)
 }
 
 // Errors of Solve.
@@ -64,7 +65,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 		return nil, fmt.Errorf("dltbb: %w", err)
 	}
 	rx := newRelax(in)
-	s := &search{in: in, solver: solver, rx: rx, res: &Result{T: math.Inf(1), Bound: rx.lbT}, opt: opt}
+	s := &search{in: in, solver: solver, rx: rx, res: &Result{T: math.Inf(1), Bound: rx.lbT}, opt: opt, failedBound: math.Inf(1)}
 	for _, seq := range opt.Starts {
 		if len(seq) != in.N {
 			continue
@@ -86,11 +87,13 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 }
 
 type search struct {
-	in     *dm.Instance
-	solver LPSolver
-	rx     *relax
-	res    *Result
-	opt    Options
+	// failedBound is the smallest parent bound of a leaf whose LP failed.
+	failedBound float64
+	in          *dm.Instance
+	solver      LPSolver
+	rx          *relax
+	res         *Result
+	opt         Options
 }
 
 // target is UB·(1 − gap): only schedules shorter than it still matter.
@@ -220,7 +223,7 @@ func sortedCopy(A []int) []int {
 func (s *search) leaf(seq []int) (float64, error) {
 	x, _, _, ok, err := s.solve(seq, nil)
 	if err != nil || !ok {
-		return math.Inf(1), err
+		return math.Inf(1), nil // a start whose LP fails is only not used
 	}
 	before := s.res.T
 	s.accept(seq, x)
@@ -293,9 +296,17 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 // neighbours (one message to another machine, two messages swapped, one message
 // moved), each solved by its LP, until no neighbour is shorter or ctx is done.
 func (s *search) improve(ctx context.Context) error {
+	_, err := s.descend(ctx, s.res.Sequence, s.res.T)
+	return err
+}
+
+// descend is the local search of improve from any sequence cur of length curT: it
+// moves to the best neighbour while that is shorter, offering every neighbour as an
+// incumbent, and returns the local optimum's length.
+func (s *search) descend(ctx context.Context, start []int, curT float64) (float64, error) {
 	n, m := s.in.N, s.in.M()
+	cur := append([]int(nil), start...)
 	for ctx.Err() == nil {
-		cur := append([]int(nil), s.res.Sequence...)
 		var kids []child
 		add := func(c []int) { kids = append(kids, child{seq: c}) }
 		for j := range n {
@@ -326,20 +337,22 @@ func (s *search) improve(ctx context.Context) error {
 			}
 		}
 		s.evaluate(kids, nil)
-		before := s.res.T
+		next, nextT := []int(nil), curT*(1-1e-9)
 		for _, k := range kids {
-			if k.err != nil {
-				return k.err
+			if k.err != nil || !k.ok {
+				continue // a neighbour whose LP failed is only not tried
 			}
-			if k.ok {
-				s.accept(k.seq, k.x)
+			s.accept(k.seq, k.x)
+			if t := s.length(k.seq, k.x); t < nextT {
+				next, nextT = k.seq, t
 			}
 		}
-		if s.res.T >= before*(1-1e-9) {
-			return nil
+		if next == nil {
+			return curT, nil
 		}
+		cur, curT = next, nextT
 	}
-	return nil
+	return curT, nil
 }
 
 // item is an open node: a prefix and its bound.
@@ -373,6 +386,13 @@ func (s *search) run(ctx context.Context) error {
 	if s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.T, s.rx.forced)
 	}
+	if ok && s.res.T > b0*(1+diveGap) {
+		if d, err := s.dive(ctx, item{nil, b0, cuts0}); err != nil {
+			return err
+		} else if d {
+			s.rx.setTarget(s.target())
+		}
+	}
 	last := time.Now()
 	for q.Len() > 0 {
 		top := (*q)[0]
@@ -380,7 +400,7 @@ func (s *search) run(ctx context.Context) error {
 			break
 		}
 		if ctx.Err() != nil {
-			s.res.Bound = math.Min(math.Max(top.bound, s.rx.lbT), s.res.T)
+			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lbT), s.res.T), s.failedBound)
 			return nil
 		}
 		heap.Pop(q)
@@ -406,9 +426,25 @@ func (s *search) run(ctx context.Context) error {
 		}
 		s.evaluate(kids, top.cuts)
 		improved := false
+		if s.res.Nodes%diveEvery == 0 && s.res.T > top.bound*(1+diveGap) {
+			d, err := s.dive(ctx, top)
+			if err != nil {
+				return err
+			}
+			improved = improved || d
+		}
 		for _, k := range kids {
 			if k.err != nil {
-				return k.err
+				// The LP failed numerically: the parent's bound still holds for
+				// the child. An inner child is kept open with it; a leaf cannot be
+				// evaluated, so its bound caps the final bound.
+				s.res.Failed++
+				if p+1 == in.N {
+					s.failedBound = math.Min(s.failedBound, top.bound)
+				} else {
+					heap.Push(q, item{k.seq, top.bound, top.cuts})
+				}
+				continue
 			}
 			if !k.ok {
 				s.res.Pruned++
@@ -436,6 +472,12 @@ func (s *search) run(ctx context.Context) error {
 		}
 	}
 	s.res.Optimal = true
+	defer func() {
+		if s.res.Bound > s.failedBound {
+			s.res.Bound = s.failedBound
+			s.res.Optimal = s.res.Feasible && s.res.Bound >= s.target()
+		}
+	}()
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
 		// only decreases: the optimum is >= the current target.
@@ -445,6 +487,65 @@ func (s *search) run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// diveGap is the relative gap between the incumbent and the best bound above which
+// the search dives for better incumbents (at the root and every diveEvery nodes);
+// below it the incumbent is taken to be good and the LPs go to the proof.
+const diveGap = 0.05
+
+// diveEvery is the number of node expansions between two dives.
+const diveEvery = 256
+
+// dive follows the child with the smallest bound from node down to a full sequence
+// and offers that leaf as an incumbent; it reports whether the incumbent improved.
+func (s *search) dive(ctx context.Context, node item) (bool, error) {
+	in := s.in
+	seq, cuts := node.seq, node.cuts
+	for len(seq) < in.N {
+		var kids []child
+		for i := range in.M() {
+			c := append(append(make([]int, 0, len(seq)+1), seq...), i)
+			if s.skip(seq, i) || len(c) < in.N && s.rx.unservedForced(c) > in.N-len(c) {
+				continue
+			}
+			kids = append(kids, child{seq: c})
+		}
+		s.evaluate(kids, cuts)
+		// The smallest bound among the children whose new message carries load in
+		// the LP (the relaxation charges almost nothing for an empty message, so pure
+		// bound-following wastes messages); the smallest bound when none does.
+		best, loaded := -1, -1
+		for k, c := range kids {
+			if c.err != nil || !c.ok {
+				continue
+			}
+			if best < 0 || c.bound < kids[best].bound {
+				best = k
+			}
+			if c.x[len(seq)] > 1e-6*in.V && (loaded < 0 || c.bound < kids[loaded].bound) {
+				loaded = k
+			}
+		}
+		if loaded >= 0 {
+			best = loaded
+		}
+		if best < 0 {
+			return false, nil
+		}
+		if len(kids[best].seq) == in.N {
+			before := s.res.T
+			s.accept(kids[best].seq, kids[best].x)
+			if !s.opt.NoLocalSearch {
+				if _, err := s.descend(ctx, kids[best].seq, s.length(kids[best].seq, kids[best].x)); err != nil {
+					return false, err
+				}
+			}
+			return s.res.T < before, nil
+		}
+		seq, cuts = kids[best].seq, kids[best].cuts
+	}
+	return false, nil
 }
 
 // skip applies the symmetry rule: among identical machines, a later one receives its

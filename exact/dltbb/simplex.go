@@ -22,6 +22,9 @@ const (
 	// simplexRowTol: the largest violation of an original row, relative to its
 	// magnitude, accepted in the returned point.
 	simplexRowTol = 1e-7
+	// simplexNoiseCost: a negative reduced cost above −simplexNoiseCost on a column
+	// without a pivot is taken for round-off.
+	simplexNoiseCost = 1e-7
 	// blandAfter: consecutive degenerate pivots after which pricing switches from
 	// Dantzig's rule to Bland's (no cycling).
 	blandAfter = 30
@@ -32,8 +35,98 @@ const (
 // falling back to Bland's rule after a run of degenerate pivots. The node LPs have a
 // few dozen rows and columns; it is several times faster on them than a simplex that
 // recomputes the prices and always uses Bland's rule. The returned point is re-checked
-// against every original row.
+// against every original row; when that fails (or the pivoting does), the program is
+// solved again after equilibrating its rows and columns.
 func Simplex(p *LP) ([]float64, float64, error) {
+	x, obj, err := simplex(p)
+	if err == nil {
+		if err = checkRows(p, x); err == nil {
+			return x, obj, nil
+		}
+	}
+	if errors.Is(err, ErrInfeasible) {
+		return nil, 0, err
+	}
+	return scaledSimplex(p)
+}
+
+// scaledSimplex is Simplex on the equilibrated program, its second try.
+func scaledSimplex(p *LP) ([]float64, float64, error) {
+	// Equilibrate: rows to a largest entry of 1, then columns likewise. The node LPs
+	// mix times (1e2), rates (1e-3) and b_2 (1e4) in one column.
+	n, mr := len(p.C), len(p.Rows)
+	q := &LP{C: make([]float64, n), Rows: make([][]float64, mr), Rel: p.Rel, B: make([]float64, mr)}
+	colScale := make([]float64, n)
+	for r, row := range p.Rows {
+		big := 0.0
+		for _, a := range row {
+			big = math.Max(big, math.Abs(a))
+		}
+		rs := 1.0
+		if big > 0 {
+			rs = 1 / big
+		}
+		q.Rows[r] = make([]float64, n)
+		for k, a := range row {
+			q.Rows[r][k] = a * rs
+			colScale[k] = math.Max(colScale[k], math.Abs(a*rs))
+		}
+		q.B[r] = p.B[r] * rs
+	}
+	for k := range colScale {
+		if colScale[k] == 0 {
+			colScale[k] = 1
+		}
+		colScale[k] = 1 / colScale[k]
+		for r := range q.Rows {
+			q.Rows[r][k] *= colScale[k]
+		}
+		q.C[k] = p.C[k] * colScale[k]
+	}
+	y, _, err := simplex(q)
+	if err != nil {
+		return nil, 0, err
+	}
+	x := make([]float64, n)
+	for k := range x {
+		x[k] = y[k] * colScale[k]
+	}
+	if err := checkRows(p, x); err != nil {
+		return nil, 0, err
+	}
+	obj := 0.0
+	for k := range n {
+		obj += p.C[k] * x[k]
+	}
+	return x, obj, nil
+}
+
+// checkRows returns an error when x violates a row of p beyond simplexRowTol.
+func checkRows(p *LP, x []float64) error {
+	for r, row := range p.Rows {
+		act, scale := 0.0, math.Abs(p.B[r])
+		for k, a := range row {
+			act += a * x[k]
+			scale += math.Abs(a * x[k])
+		}
+		viol := 0.0
+		switch {
+		case p.Rel[r] < 0:
+			viol = act - p.B[r]
+		case p.Rel[r] > 0:
+			viol = p.B[r] - act
+		default:
+			viol = math.Abs(act - p.B[r])
+		}
+		if viol > simplexRowTol*math.Max(1, scale) {
+			return fmt.Errorf("dltbb: simplex lost accuracy (row %d violated by %g, scale %g)", r, viol, scale)
+		}
+	}
+	return nil
+}
+
+// simplex solves p without scaling.
+func simplex(p *LP) ([]float64, float64, error) {
 	n, mr := len(p.C), len(p.Rows)
 	nSlack := 0
 	for _, r := range p.Rel {
@@ -144,25 +237,6 @@ func Simplex(p *LP) ([]float64, float64, error) {
 			x[basis[r]] = math.Max(tab[r][rhs], 0)
 		}
 	}
-	for r, row := range p.Rows {
-		act, scale := 0.0, math.Abs(p.B[r])
-		for k, a := range row {
-			act += a * x[k]
-			scale += math.Abs(a * x[k])
-		}
-		viol := 0.0
-		switch {
-		case p.Rel[r] < 0:
-			viol = act - p.B[r]
-		case p.Rel[r] > 0:
-			viol = p.B[r] - act
-		default:
-			viol = math.Abs(act - p.B[r])
-		}
-		if viol > simplexRowTol*math.Max(1, scale) {
-			return nil, 0, fmt.Errorf("dltbb: simplex lost accuracy (row %d violated by %g, scale %g)", r, viol, scale)
-		}
-	}
 	obj := 0.0
 	for k := range n {
 		obj += p.C[k] * x[k]
@@ -221,6 +295,12 @@ func primal(tab [][]float64, basis []int, d []float64, limit, block int) error {
 			}
 		}
 		if leave < 0 {
+			if d[enter] > -simplexNoiseCost {
+				// A reduced cost that is round-off on a column with no pivot: not
+				// a ray worth following.
+				d[enter] = 0
+				continue
+			}
 			return ErrUnbounded
 		}
 		if ratio <= 1e-12 {
