@@ -1,0 +1,76 @@
+//go:build dltmultifig611
+
+package dltmulti
+
+// Fig. 6.11 of seed 004 with valid bounds: the distance of the online heuristics'
+// schedules from a lower bound, for the §6.4 generator with m up to 1000 (n = 12,
+// V = 24000 MB as in the dltmulti-6.4 spec). The thesis measures it against the
+// printed (6.29)/(6.30), which are not valid; here T is compared with
+// dltbb.CapacityLowerBoundTime and E with dltmulti.ValidLowerBoundEnergy (with n = 1,
+// as the heuristics may send fewer than n messages). Run with
+//
+//	go test -tags dltmultifig611 -run Fig611 -v ./kinds/dltmulti
+//
+// It prints, per m and heuristic, the median and quartiles of T/LB(T) − 1 and
+// E/LB(E) − 1 over seeds 1-30.
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltbb"
+	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
+)
+
+func quartiles(v []float64) (q1, q2, q3 float64) {
+	sort.Float64s(v)
+	at := func(p float64) float64 { return v[int(p*float64(len(v)-1)+0.5)] }
+	return at(0.25), at(0.5), at(0.75)
+}
+
+func TestFig611DistanceFromValidBounds(t *testing.T) {
+	rules := []struct {
+		rule hdlt.Rule
+		psr  hdlt.PSR
+	}{{hdlt.SSC, hdlt.PSRa1}, {hdlt.SSC, hdlt.PSRk1}, {hdlt.SSC, hdlt.PSRRnd}, {hdlt.GSS, hdlt.PSRa1}, {hdlt.GSS, hdlt.PSRk1}, {hdlt.GSS, hdlt.PSRRnd}}
+	fmt.Println("| m | heuristic | T/LB(T) − 1: Q1, median, Q3 | E/LB(E) − 1: Q1, median, Q3 |")
+	fmt.Println("|---|---|---|---|")
+	for _, m := range []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
+		dt := make([][]float64, len(rules))
+		de := make([][]float64, len(rules))
+		for seed := uint64(1); seed <= 30; seed++ {
+			in, err := dm.Generate(dm.GenConfig{M: m, N: 12, V: 24000, P0N: 100, Seed: seed})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The heuristics send any number of messages (at least one), so LB(E) is
+			// taken with n = 1: it counts one overhead O·P^N instead of n.
+			one := *in
+			one.N = 1
+			lbT, lbE := dltbb.CapacityLowerBoundTime(in), dm.ValidLowerBoundEnergy(&one)
+			for k, r := range rules {
+				s, err := hdlt.Online(context.Background(), in, r.rule, r.psr, seed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rep := dm.Evaluate(in, s, dm.EvalOptions{AnyCount: true})
+				if !rep.OK() {
+					t.Fatalf("m %d seed %d %s-%s: %s", m, seed, r.rule, r.psr, rep.Worst())
+				}
+				if rep.T < lbT*(1-1e-9) || rep.E < lbE*(1-1e-9) {
+					t.Fatalf("m %d seed %d: schedule below the valid bounds (T %g < %g or E %g < %g)", m, seed, rep.T, lbT, rep.E, lbE)
+				}
+				dt[k] = append(dt[k], rep.T/lbT-1)
+				de[k] = append(de[k], rep.E/lbE-1)
+			}
+		}
+		for k, r := range rules {
+			a1, a2, a3 := quartiles(dt[k])
+			b1, b2, b3 := quartiles(de[k])
+			fmt.Printf("| %d | %s-%s | %.3f, %.3f, %.3f | %.3f, %.3f, %.3f |\n", m, r.rule, r.psr, a1, a2, a3, b1, b2, b3)
+		}
+	}
+}
