@@ -17,19 +17,12 @@ package dltmulti
 import (
 	"context"
 	"fmt"
-	"sort"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltbb"
 	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
 )
-
-func quartiles(v []float64) (q1, q2, q3 float64) {
-	sort.Float64s(v)
-	at := func(p float64) float64 { return v[int(p*float64(len(v)-1)+0.5)] }
-	return at(0.25), at(0.5), at(0.75)
-}
 
 func TestFig611DistanceFromValidBounds(t *testing.T) {
 	rules := []struct {
