@@ -308,30 +308,29 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	return nl
 }
 
-// seqCut returns the lengths λ_i and the right-hand side Σ_{i<k} λ_i λ_k of the
-// sequencing (Queyranne) inequality of the first messages of the machines in A, all
-// unserved and forced. A single-message machine's first message carries all its load,
-// at least alphaMin_i, so it holds the link for λ_i = O_i + C_i·alphaMin_i; up to
-// spare of them may receive more messages and get only λ_i = O_i (the spare largest
-// are given that). Non-overlapping intervals of lengths >= λ_i starting at s_i >= R
-// satisfy Σ λ_i (s_i − R) >= Σ_{i<k} λ_i λ_k.
+// seqCut returns the lengths λ_i and the right-hand side of the sequencing
+// (Queyranne) inequality Σ_{i∈A} λ_i (s_i − R) >= rhs of the first messages of the
+// machines in A, all unserved and forced. A machine that receives a single message
+// sends all its load in it, at least alphaMin_i, so that message holds the link for at
+// least λ_i = O_i + C_i·alphaMin_i. Up to spare machines may receive more messages, so
+// their first message can be short: for the singles A∖D, whose intervals are disjoint
+// and start at s_i >= R, Σ_{A∖D} λ_i (s_i − R) >= Σ_{i<k∈A∖D} λ_i λ_k; the terms of D on
+// the left are >= 0, and the right side is smallest when D holds the spare largest λ_i,
+// so rhs = Σ_{i<k} λ_i λ_k over A without its spare largest λ holds for every D.
 func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool) {
-	if len(A) < 2 {
+	if len(A)-max(spare, 0) < 2 {
 		return nil, 0, false
 	}
 	lam = make([]float64, len(A))
-	idx := make([]int, len(A))
 	for k, i := range A {
 		mc := r.in.Machines[i]
 		lam[k] = mc.O + mc.C*r.alphaMin[i]
-		idx[k] = k
 	}
-	sort.Slice(idx, func(a, b int) bool { return lam[idx[a]] > lam[idx[b]] })
-	for k := 0; k < spare && k < len(idx); k++ {
-		lam[idx[k]] = r.in.Machines[A[idx[k]]].O
-	}
+	rest := append([]float64(nil), lam...)
+	sort.Sort(sort.Reverse(sort.Float64Slice(rest)))
+	rest = rest[max(spare, 0):]
 	sum, sq := 0.0, 0.0
-	for _, l := range lam {
+	for _, l := range rest {
 		sum += l
 		sq += l * l
 	}

@@ -104,6 +104,12 @@ func (s *search) target() float64 {
 	return s.res.T * (1 - s.opt.Gap)
 }
 
+// lpBoundSlack is the relative amount taken off every node LP's optimum before it is
+// used as a bound: a safety margin against a simplex that stops a little short of the
+// optimum (Simplex has been seen 1.8e-5 above the Bland's-rule reference on a tiny
+// instance with identical machines). It costs 0.01 % of T in pruning power.
+const lpBoundSlack = 1e-4
+
 // maxCutRounds bounds the separation rounds of one node LP.
 const maxCutRounds = 8
 
@@ -141,10 +147,10 @@ func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound 
 			return nil, 0, nil, false, lps, fmt.Errorf("dltbb: node LP %v: %w", seq, err)
 		}
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
-			return x, x[nl.T], cuts, true, lps, nil
+			return x, x[nl.T] * (1 - lpBoundSlack), cuts, true, lps, nil
 		}
 		if !s.separate(seq, nl, x, &cuts) {
-			return x, x[nl.T], cuts, true, lps, nil
+			return x, x[nl.T] * (1 - lpBoundSlack), cuts, true, lps, nil
 		}
 	}
 }

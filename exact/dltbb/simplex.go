@@ -44,9 +44,8 @@ func Simplex(p *LP) ([]float64, float64, error) {
 			return x, obj, nil
 		}
 	}
-	if errors.Is(err, ErrInfeasible) {
-		return nil, 0, err
-	}
+	// A second opinion on an infeasibility claim as on any failure: a wrong claim
+	// would prune a subtree.
 	return scaledSimplex(p)
 }
 
@@ -198,10 +197,22 @@ func simplex(p *LP) ([]float64, float64, error) {
 			d[rhs] -= tab[r][rhs]
 		}
 	}
-	if err := primal(tab, basis, d, art, width); err != nil {
+	cost1 := make([]float64, width-1)
+	for k := art; k < width-1; k++ {
+		cost1[k] = 1
+	}
+	if err := primal(tab, basis, d, cost1, art, width); err != nil {
 		return nil, 0, err
 	}
-	if -d[rhs] > simplexFeasTol*bScale {
+	// The phase-one objective, summed from the artificials still basic (the running
+	// value in d[rhs] carries the round-off of every pivot).
+	infeas := 0.0
+	for r := range mr {
+		if basis[r] >= art {
+			infeas += tab[r][rhs]
+		}
+	}
+	if infeas > simplexFeasTol*bScale {
 		return nil, 0, ErrInfeasible
 	}
 	// Drive zero artificials out of the basis where a structural pivot exists.
@@ -228,7 +239,7 @@ func simplex(p *LP) ([]float64, float64, error) {
 			}
 		}
 	}
-	if err := primal(tab, basis, d, art, art); err != nil {
+	if err := primal(tab, basis, d, p.C, art, art); err != nil {
 		return nil, 0, err
 	}
 	x := make([]float64, n)
@@ -252,29 +263,56 @@ func cost(c []float64, k int) float64 {
 }
 
 // primal pivots until no column below limit has a negative reduced cost. Basic
-// columns >= block (the artificials, in phase two) must stay at zero.
-func primal(tab [][]float64, basis []int, d []float64, limit, block int) error {
+// columns >= block (the artificials, in phase two) must stay at zero. d holds the
+// reduced costs of cost, updated by every pivot; before it declares optimality (or
+// follows a ray) it recomputes them from the tableau, so that round-off carried in d
+// can neither stop it early nor send it after a false ray.
+func primal(tab [][]float64, basis []int, d, cost []float64, limit, block int) error {
 	rhs := len(d) - 1
+	refresh := func() {
+		for k := range d {
+			v := 0.0
+			if k < len(cost) {
+				v = cost[k]
+			}
+			for r, row := range tab {
+				if b := basis[r]; b < len(cost) && cost[b] != 0 {
+					v -= cost[b] * row[k]
+				}
+			}
+			d[k] = v
+		}
+		for r := range tab {
+			d[basis[r]] = 0
+		}
+	}
+	skip := make([]bool, limit)
+	fresh := false
 	degenerate := 0
 	for iter := 0; iter < 50000; iter++ {
 		enter := -1
 		if degenerate < blandAfter {
 			best := -simplexCostTol
 			for k := range limit {
-				if d[k] < best {
+				if !skip[k] && d[k] < best {
 					best, enter = d[k], k
 				}
 			}
 		} else {
 			for k := range limit {
-				if d[k] < -simplexCostTol {
+				if !skip[k] && d[k] < -simplexCostTol {
 					enter = k
 					break
 				}
 			}
 		}
 		if enter < 0 {
-			return nil
+			if fresh {
+				return nil
+			}
+			refresh()
+			fresh = true
+			continue
 		}
 		leave := -1
 		ratio := math.Inf(1)
@@ -295,10 +333,14 @@ func primal(tab [][]float64, basis []int, d []float64, limit, block int) error {
 			}
 		}
 		if leave < 0 {
+			if !fresh {
+				refresh()
+				fresh = true
+				continue
+			}
 			if d[enter] > -simplexNoiseCost {
-				// A reduced cost that is round-off on a column with no pivot: not
-				// a ray worth following.
-				d[enter] = 0
+				// Round-off on a column with no pivot: not a ray worth following.
+				skip[enter] = true
 				continue
 			}
 			return ErrUnbounded
@@ -309,6 +351,8 @@ func primal(tab [][]float64, basis []int, d []float64, limit, block int) error {
 			degenerate = 0
 		}
 		pivotRow(tab, d, basis, leave, enter)
+		fresh = false
+		clear(skip)
 	}
 	return errors.New("dltbb: simplex iteration limit")
 }

@@ -22,13 +22,15 @@ func SequenceBBApplies(in *dm.Instance) bool {
 }
 
 // nodeLP solves a node LP of exact/dltbb with its fast simplex and, when that one
-// reports numerical trouble (anything but infeasibility), again with the slower but
-// more careful dense simplex of exact/dltseq (Bland's rule, refined basic solution).
+// reports infeasibility or numerical trouble, again with the slower but more careful
+// dense simplex of exact/dltseq (Bland's rule, refined basic solution).
 func nodeLP(p *dltbb.LP) ([]float64, float64, error) {
 	x, obj, err := dltbb.Simplex(p)
-	if err == nil || errors.Is(err, dltbb.ErrInfeasible) {
-		return x, obj, err
+	if err == nil {
+		return x, obj, nil
 	}
+	// Infeasibility (it prunes a subtree) and failures are confirmed by the Bland's
+	// rule simplex; infeasible node LPs are rare (deadlines), so this costs little.
 	x, obj, err = (&dltseq.LP{C: p.C, Rows: p.Rows, Rel: p.Rel, B: p.B}).Solve()
 	if errors.Is(err, dltseq.ErrInfeasible) {
 		return nil, 0, fmt.Errorf("%w: %w", dltbb.ErrInfeasible, err)
