@@ -70,7 +70,7 @@ func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
 }
 
 func TestNodeBoundIsBelowEveryCompletion(t *testing.T) {
-	for k, in := range tiny(t, 24, 1) {
+	for k, in := range tiny(t, 40, 1) {
 		opt := completions(t, in, nil)
 		if math.IsInf(opt, 1) {
 			t.Fatalf("instance %d: no feasible sequence", k)
@@ -148,7 +148,7 @@ func TestSolveMatchesTheEnumeration(t *testing.T) {
 }
 
 func TestSimplexAgreesWithTheReference(t *testing.T) {
-	for k, in := range tiny(t, 12, 3) {
+	for k, in := range tiny(t, 30, 3) {
 		rx := newRelax(in)
 		rx.setTarget(1.02 * completions(t, in, nil))
 		seqs := [][]int{nil, {0}, {1, 0}}
