@@ -10,11 +10,13 @@ package dltmulti
 //	go test -tags dltbbheadline -run Headline -v -timeout 60m ./kinds/dltmulti
 //
 // It prints one line per instance (status, T, bound, gap, wall and CPU seconds, load)
-// and fails when an instance is not proven within the gap in the limit, or when the
-// median time exceeds 120 s.
+// and fails when Table 6.1 is not proven within the gap in the limit, or when the median
+// time to the gap over the generator instances (an unproven one counts as +Inf)
+// exceeds 120 s.
 
 import (
 	"context"
+	"math"
 	"os"
 	"sort"
 	"syscall"
@@ -71,15 +73,22 @@ func TestHeadlineMinTimeGap02(t *testing.T) {
 			t.Fatalf("%s: %v", in.Name, err)
 		}
 		wall := time.Since(t0).Seconds()
-		walls = append(walls, wall)
-		t.Logf("%s: %s T %.4f bound %.4f gap %.4f%% wall %.1f s cpu %.1f s nodes %d load %s -> %s",
-			in.Name, res.Status, *res.Objective, *res.Bound, 100**res.Gap, wall, cpuSeconds()-c0, res.Nodes, l0, loadavg())
 		if res.Status != solve.StatusOptimal {
-			t.Errorf("%s: not proven within 0.2%% in 120 s", in.Name)
+			if in == table {
+				t.Errorf("%s: not proven within 0.2%% in 120 s", in.Name)
+			}
+			wall = math.Inf(1)
 		}
+		if in != table {
+			walls = append(walls, wall)
+		}
+		t.Logf("%s: %s T %.4f bound %.4f gap %.4f%% wall %.1f s cpu %.1f s nodes %d load %s -> %s",
+			in.Name, res.Status, *res.Objective, *res.Bound, 100**res.Gap, time.Since(t0).Seconds(), cpuSeconds()-c0, res.Nodes, l0, loadavg())
 	}
 	sort.Float64s(walls)
-	if med := walls[len(walls)/2]; med > 120 {
-		t.Errorf("median wall time %.1f s > 120 s", med)
+	med := (walls[len(walls)/2-1] + walls[len(walls)/2]) / 2
+	t.Logf("median time to 0.2%% over the generator instances: %.1f s", med)
+	if med > 120 {
+		t.Errorf("median time to 0.2%% %.1f s > 120 s", med)
 	}
 }
