@@ -12,15 +12,21 @@ package dltmulti
 //	go test -tags dltmultifig611 -run Fig611 -v ./kinds/dltmulti
 //
 // It prints, per m and heuristic, the median and quartiles of T/LB(T) − 1 and
-// E/LB(E) − 1 over seeds 1-30.
+// E/LB(E) − 1 over seeds 1-30. With DLTMULTI_FIG611_OUT=DIR it also plots the medians
+// (log10 of the ratio against log10 m) to DIR/dltmulti-fig6.11-T.svg and
+// DIR/dltmulti-fig6.11-E.svg (DLTMULTI_FIG611_EXT=.png for PNG).
 
 import (
 	"context"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltbb"
+	"github.com/schedopt/schedopt/figure"
 	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
 )
 
@@ -29,6 +35,12 @@ func TestFig611DistanceFromValidBounds(t *testing.T) {
 		rule hdlt.Rule
 		psr  hdlt.PSR
 	}{{hdlt.SSC, hdlt.PSRa1}, {hdlt.SSC, hdlt.PSRk1}, {hdlt.SSC, hdlt.PSRRnd}, {hdlt.GSS, hdlt.PSRa1}, {hdlt.GSS, hdlt.PSRk1}, {hdlt.GSS, hdlt.PSRRnd}}
+	curvesT := make([]figure.Curve, len(rules))
+	curvesE := make([]figure.Curve, len(rules))
+	for k, r := range rules {
+		curvesT[k].Label = fmt.Sprintf("%s-%s", r.rule, r.psr)
+		curvesE[k].Label = curvesT[k].Label
+	}
 	fmt.Println("| m | heuristic | T/LB(T) − 1: Q1, median, Q3 | E/LB(E) − 1: Q1, median, Q3 |")
 	fmt.Println("|---|---|---|---|")
 	for _, m := range []int{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
@@ -64,6 +76,27 @@ func TestFig611DistanceFromValidBounds(t *testing.T) {
 			a1, a2, a3 := quartiles(dt[k])
 			b1, b2, b3 := quartiles(de[k])
 			fmt.Printf("| %d | %s-%s | %.3f, %.3f, %.3f | %.3f, %.3f, %.3f |\n", m, r.rule, r.psr, a1, a2, a3, b1, b2, b3)
+			curvesT[k].X = append(curvesT[k].X, math.Log10(float64(m)))
+			curvesT[k].Y = append(curvesT[k].Y, math.Log10(1+a2))
+			curvesE[k].X = append(curvesE[k].X, math.Log10(float64(m)))
+			curvesE[k].Y = append(curvesE[k].Y, math.Log10(1+b2))
+		}
+	}
+	if dir := os.Getenv("DLTMULTI_FIG611_OUT"); dir != "" {
+		ext := os.Getenv("DLTMULTI_FIG611_EXT") // ".svg" (default) or ".png"
+		if ext == "" {
+			ext = ".svg"
+		}
+		for _, f := range []struct {
+			curves []figure.Curve
+			what   string
+		}{{curvesT, "T"}, {curvesE, "E"}} {
+			files, err := figure.TradeOff(f.curves, "Fig. 6.11: heuristics against a valid lower bound (median of 30)",
+				"log10 m (machines)", fmt.Sprintf("log10 %s/LB(%s)", f.what, f.what), filepath.Join(dir, "dltmulti-fig6.11-"+f.what+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Log(files)
 		}
 	}
 }
