@@ -131,6 +131,13 @@ func FormulateModel(ctx context.Context, p Problem) (*solve.Formulated, error) {
 	return f, nil
 }
 
+// Advisor is a Problem that can tell a user who got no proof from a backend which
+// other path proves such instances (a dedicated algorithm behind --backend exact).
+type Advisor interface {
+	// Advice returns one sentence for res, obtained with backend, or "" for none.
+	Advice(backend string, res *solve.Result) string
+}
+
 // ContextFormulator is a Problem whose formulation runs slow steps (MIP-start
 // heuristics, for example) that stop when ctx is done.
 type ContextFormulator interface {

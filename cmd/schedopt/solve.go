@@ -184,6 +184,11 @@ status, infeasible included.`,
 			} else {
 				writeSummary(e.stdout, res)
 			}
+			if a, ok := p.(kinds.Advisor); ok && sigCtx.Err() == nil {
+				if advice := a.Advice(f.backend, res); advice != "" {
+					fmt.Fprintln(e.stderr, "note:", advice)
+				}
+			}
 			if plotPath != "" {
 				if err := plotResult(displayPath(path), res, plotPath); err != nil {
 					return err

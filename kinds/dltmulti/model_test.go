@@ -8,6 +8,7 @@ import (
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // TestFormulateModelWritesTheSameModel: export builds without the MIP start where the
@@ -56,5 +57,42 @@ func TestFormulateModelWritesTheSameModel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+func TestAdviceOnlyForUnprovenMinTimeSolvesTheSequenceSearchTakes(t *testing.T) {
+	big, err := dm.Generate(dm.GenConfig{M: 10, N: 12, V: 24000, P0N: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big.Objective = dm.MinTime
+	tiny, err := dm.Generate(dm.GenConfig{M: 2, N: 2, V: 100, P0N: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny.Objective = dm.MinTime
+	energy := *big
+	energy.Objective, energy.Deadline = dm.MinEnergy, func() *float64 { v := 1e5; return &v }()
+	for _, tc := range []struct {
+		name    string
+		in      *dm.Instance
+		backend string
+		status  string
+		want    bool
+	}{
+		{"a MILP solve stopped with a gap", big, "highs", solve.StatusFeasible, true},
+		{"a MILP solve with no solution", big, "cbc", solve.StatusTimeLimit, true},
+		{"a proven MILP solve", big, "highs", solve.StatusOptimal, false},
+		{"the exact backend itself", big, solve.Exact, solve.StatusFeasible, false},
+		{"an instance small enough to enumerate", tiny, "highs", solve.StatusFeasible, false},
+		{"min-energy, which the search does not take", &energy, "highs", solve.StatusFeasible, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Problem{Base: kinds.Base{KindName: dm.Kind, InstName: "x"}, Inst: tc.in}
+			got := p.Advice(tc.backend, &solve.Result{Status: tc.status})
+			if (got != "") != tc.want {
+				t.Errorf("advice %q, want one: %v", got, tc.want)
+			}
+		})
 	}
 }
