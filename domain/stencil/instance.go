@@ -318,3 +318,25 @@ func (in *Instance) ComputationLowerBound() float64 {
 func (in *Instance) Multiplicity(a Arc, p, k int) int64 {
 	return int64(math.Round(a.Cells * in.LinkTime[p][k]))
 }
+
+// Interchangeable reports whether processors p and q can swap their tasks in every
+// mapping without changing its energy or time: same data, and the same links to every
+// other processor and to each other. Symmetry breaking in the model and the load-vector
+// search count one mapping per class of such processors.
+func (in *Instance) Interchangeable(p, q int) bool {
+	a, b := in.Processors[p], in.Processors[q]
+	if a.TimePerCell != b.TimePerCell || a.EnergyPerCell != b.EnergyPerCell || a.IdlePower != b.IdlePower || a.MemoryCells != b.MemoryCells {
+		return false
+	}
+	for _, mat := range [][][]float64{in.LinkTime, in.LinkEnergy} {
+		if mat[p][q] != mat[q][p] {
+			return false
+		}
+		for r := range mat {
+			if r != p && r != q && (mat[p][r] != mat[q][r] || mat[r][p] != mat[r][q]) {
+				return false
+			}
+		}
+	}
+	return true
+}

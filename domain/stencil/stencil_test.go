@@ -262,3 +262,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestInterchangeableProcessors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(in *Instance)
+		p, q   int
+		want   bool
+	}{
+		{"the two CPUs of 2cpu-2gpu", func(*Instance) {}, 0, 1, true},
+		{"the two GPUs", func(*Instance) {}, 2, 3, true},
+		{"a CPU and a GPU", func(*Instance) {}, 0, 2, false},
+		{"a CPU with a slower idle power", func(in *Instance) { in.Processors[1].IdlePower *= 2 }, 0, 1, false},
+		{"a CPU with a slower link to one GPU", func(in *Instance) { in.LinkTime[1][3] *= 2 }, 0, 1, false},
+		{"an asymmetric link between the two", func(in *Instance) { in.LinkEnergy[0][1] *= 2 }, 0, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, _ := seed(t, "cuboid", "2cpu-2gpu")
+			tc.change(in)
+			if got := in.Interchangeable(tc.p, tc.q); got != tc.want {
+				t.Errorf("Interchangeable(%d, %d) = %v, want %v", tc.p, tc.q, got, tc.want)
+			}
+		})
+	}
+}

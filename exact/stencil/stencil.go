@@ -147,7 +147,7 @@ func NewBounder(in *dom.Instance, s GridShape, profile []int64) (*Bounder, error
 			}
 			same := true
 			for r := q; r < p && same; r++ {
-				same = b.class[r] != q || identical(in, r, p)
+				same = b.class[r] != q || in.Interchangeable(r, p)
 			}
 			if same {
 				b.class[p] = q
@@ -156,26 +156,6 @@ func NewBounder(in *dom.Instance, s GridShape, profile []int64) (*Bounder, error
 		}
 	}
 	return b, nil
-}
-
-// identical reports whether processors p and q are interchangeable: same data and
-// the same links to every other processor and to each other.
-func identical(in *dom.Instance, p, q int) bool {
-	a, b := in.Processors[p], in.Processors[q]
-	if a.TimePerCell != b.TimePerCell || a.EnergyPerCell != b.EnergyPerCell || a.IdlePower != b.IdlePower || a.MemoryCells != b.MemoryCells {
-		return false
-	}
-	for _, mat := range [][][]float64{in.LinkTime, in.LinkEnergy} {
-		if mat[p][q] != mat[q][p] {
-			return false
-		}
-		for r := range mat {
-			if r != p && r != q && (mat[p][r] != mat[q][r] || mat[r][p] != mat[r][q]) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // Canonical returns loads with the members of each class of identical processors

@@ -228,33 +228,13 @@ func MaximalMatchings(m int) [][]dom.Pair {
 	return out
 }
 
-// identical reports whether processors p and q are interchangeable: same data and
-// same links to every other processor and to each other.
-func identical(in *dom.Instance, p, q int) bool {
-	a, b := in.Processors[p], in.Processors[q]
-	if a.TimePerCell != b.TimePerCell || a.EnergyPerCell != b.EnergyPerCell || a.IdlePower != b.IdlePower || a.MemoryCells != b.MemoryCells {
-		return false
-	}
-	for _, mat := range [][][]float64{in.LinkTime, in.LinkEnergy} {
-		if mat[p][q] != mat[q][p] {
-			return false
-		}
-		for r := range mat {
-			if r != p && r != q && (mat[p][r] != mat[q][r] || mat[r][p] != mat[r][q]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // symmetricGroups returns the pairs (p, q), p < q, of consecutive identical processors.
 func symmetricGroups(in *dom.Instance) [][2]int {
 	var out [][2]int
 	m := len(in.Processors)
 	for p := 0; p < m; p++ {
 		for q := p + 1; q < m; q++ {
-			if identical(in, p, q) {
+			if in.Interchangeable(p, q) {
 				out = append(out, [2]int{p, q})
 				break // chain p < q < r through consecutive members
 			}
