@@ -96,39 +96,26 @@ func multiCheck(r *dm.Report) solve.EvaluatorCheck {
 // when none meets the deadline and energy limit, or when ctx is done first.
 func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 	in := p.Inst
-	seen := map[string]bool{}
 	var best dm.Schedule
 	bestV, found := math.Inf(1), false
-	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
-		for _, psr := range hdlt.PSRs() {
-			if ctx.Err() != nil {
-				return dm.Schedule{}, false
-			}
-			h, err := hdlt.Online(ctx, in, rule, psr, heuristicSeed)
-			if err != nil || len(h.Messages) == 0 {
-				continue
-			}
-			seq := make([]int, in.N)
-			for j := range seq {
-				seq[j] = h.Messages[j%len(h.Messages)].Machine
-			}
-			key := fmt.Sprint(seq)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			s, ok, err := minTimeForSequence(ctx, in, seq)
-			if err != nil || !ok {
-				continue
-			}
-			if in.FixedLength {
-				s.T = *in.Deadline
-			}
-			r := dm.Evaluate(in, s, dm.EvalOptions{})
-			if r.OK() && r.Objective < bestV {
-				best, bestV, found = s, r.Objective, true
-			}
+	for _, seq := range p.StartSequences(ctx) {
+		if ctx.Err() != nil {
+			return dm.Schedule{}, false
 		}
+		s, ok, err := minTimeForSequence(ctx, in, seq)
+		if err != nil || !ok {
+			continue
+		}
+		if in.FixedLength {
+			s.T = *in.Deadline
+		}
+		r := dm.Evaluate(in, s, dm.EvalOptions{})
+		if r.OK() && r.Objective < bestV {
+			best, bestV, found = s, r.Objective, true
+		}
+	}
+	if ctx.Err() != nil {
+		return dm.Schedule{}, false
 	}
 	return best, found
 }
