@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth caps the nesting of objects and arrays in an input document. The deepest
@@ -160,7 +161,9 @@ func (w *strictWalker) scanValid(data []byte) error {
 				j++
 			}
 			if w.wantKey() {
-				key := string(data[i+1 : j])
+				// Keys and numbers are read in place (unsafe.String): nothing keeps
+				// them past CheckJSON, and messages copy what they quote.
+				key := unsafe.String(unsafe.SliceData(data[i+1:j]), j-i-1)
 				if escaped || !utf8.ValidString(key) {
 					// As encoding/json reads it: escapes decoded, bad UTF-8 as U+FFFD.
 					if err := json.Unmarshal(data[i:j+1], &key); err != nil {
@@ -185,7 +188,7 @@ func (w *strictWalker) scanValid(data []byte) error {
 			for j < len(data) && (data[j] >= '0' && data[j] <= '9' || data[j] == '.' || data[j] == 'e' || data[j] == 'E' || data[j] == '+' || data[j] == '-') {
 				j++
 			}
-			if err := w.number(string(data[i:j])); err != nil {
+			if err := w.number(unsafe.String(&data[i], j-i)); err != nil {
 				return err
 			}
 			i = j

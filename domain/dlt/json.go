@@ -208,19 +208,23 @@ func jsonPath(field string) string {
 }
 
 func goTypeName(t string) string {
+	t = strings.TrimLeft(t, "*")
 	switch {
-	case strings.Contains(t, "float"):
-		return "a number"
-	case strings.Contains(t, "int"):
-		return "an integer"
-	case strings.Contains(t, "bool"):
-		return "true or false"
-	case strings.Contains(t, "string"):
-		return "a string"
-	case strings.HasPrefix(t, "[]"):
+	case strings.HasPrefix(t, "[]") || strings.HasPrefix(t, "["):
 		return "an array"
+	case strings.HasPrefix(t, "map["):
+		return "an object"
+	case strings.HasPrefix(t, "float"):
+		return "a number"
+	case strings.HasPrefix(t, "int") || strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case t == "bool":
+		return "true or false"
+	case t == "string":
+		return "a string"
 	}
-	return "a " + t
+	// A named type (a struct such as dltmulti.Machine): JSON calls it an object.
+	return "an object"
 }
 
 // checker collects the first validation error, naming the field.

@@ -98,8 +98,43 @@ type wire struct {
 	EnergyLimit *float64        `json:"energy_limit"`
 }
 
-// machineRequired are the fields every machine gives; b2 and l2 are optional.
-var machineRequired = []string{"a1", "a2", "k1", "k2", "rho", "C", "O", "S", "PI", "PN", "PS"}
+// wireMachine mirrors Machine with pointers, so that a missing or null field is told
+// from a zero. Every field but b2 and l2 is required.
+type wireMachine struct {
+	A1      *float64 `json:"a1"`
+	A2      *float64 `json:"a2"`
+	K1      *float64 `json:"k1"`
+	K2      *float64 `json:"k2"`
+	Rho     *float64 `json:"rho"`
+	C       *float64 `json:"C"`
+	O       *float64 `json:"O"`
+	S       *float64 `json:"S"`
+	PI      *float64 `json:"PI"`
+	PN      *float64 `json:"PN"`
+	PS      *float64 `json:"PS"`
+	GivenB2 *float64 `json:"b2"`
+	GivenL2 *float64 `json:"l2"`
+}
+
+// machine returns the Machine, or the JSON name of the first required field missing.
+func (w wireMachine) machine() (Machine, string) {
+	mc := Machine{GivenB2: w.GivenB2, GivenL2: w.GivenL2}
+	for _, f := range []struct {
+		name string
+		src  *float64
+		dst  *float64
+	}{
+		{"a1", w.A1, &mc.A1}, {"a2", w.A2, &mc.A2}, {"k1", w.K1, &mc.K1}, {"k2", w.K2, &mc.K2},
+		{"rho", w.Rho, &mc.Rho}, {"C", w.C, &mc.C}, {"O", w.O, &mc.O}, {"S", w.S, &mc.S},
+		{"PI", w.PI, &mc.PI}, {"PN", w.PN, &mc.PN}, {"PS", w.PS, &mc.PS},
+	} {
+		if f.src == nil {
+			return Machine{}, f.name
+		}
+		*f.dst = *f.src
+	}
+	return mc, ""
+}
 
 // Parse decodes and validates a dlt-multi instance. Bad input is a *domain.FieldError
 // naming the JSON path and the reason.
@@ -127,23 +162,24 @@ func Parse(data []byte) (*Instance, error) {
 	if len(w.Machines) == 0 || bytes.Equal(bytes.TrimSpace(w.Machines), []byte("null")) {
 		return nil, domain.Errorf("machines", "missing")
 	}
-	if err := dlt.RequireFields(data, nil, "machines", machineRequired); err != nil {
+	// One strict decode of the whole array (pointer fields tell a missing or null
+	// field from a zero), instead of one decode per machine: 10³ machines parsed in
+	// 28 ms before, most of it re-scanning every machine.
+	var ws []wireMachine
+	if err := dlt.Decode(w.Machines, &ws, true); err != nil {
+		var fe *domain.FieldError
+		if errors.As(err, &fe) {
+			fe.Field = strings.TrimSuffix("machines"+strings.TrimPrefix(fe.Field, "(root)"), ".")
+		}
 		return nil, err
 	}
-	var raw []json.RawMessage
-	if err := json.Unmarshal(w.Machines, &raw); err != nil {
-		return nil, domain.Errorf("machines", "must be an array of objects: %v", err)
-	}
-	for i, r := range raw {
-		var mc Machine
-		if err := dlt.Decode(r, &mc, true); err != nil {
-			var fe *domain.FieldError
-			if errors.As(err, &fe) {
-				fe.Field = strings.TrimSuffix(fmt.Sprintf("machines[%d].%s", i, fe.Field), ".")
-			}
-			return nil, err
+	in.Machines = make([]Machine, len(ws))
+	for i, wm := range ws {
+		mc, missing := wm.machine()
+		if missing != "" {
+			return nil, domain.Errorf(fmt.Sprintf("machines[%d].%s", i, missing), "missing")
 		}
-		in.Machines = append(in.Machines, mc)
+		in.Machines[i] = mc
 	}
 	if err := in.Validate(); err != nil {
 		return nil, err
@@ -222,15 +258,14 @@ func (mc Machine) validate(path string) error {
 		{"rho", mc.Rho, true}, {"C", mc.C, false}, {"O", mc.O, false}, {"S", mc.S, false},
 		{"PI", mc.PI, false}, {"PN", mc.PN, false}, {"PS", mc.PS, false},
 	} {
-		var err error
+		// The field's path is built only for a value that fails (10⁵ machines).
+		if !math.IsInf(c.v, 0) && (c.pos && c.v > 0 || !c.pos && c.v >= 0) {
+			continue
+		}
 		if c.pos {
-			err = positive(f(c.name), c.v)
-		} else {
-			err = nonNeg(f(c.name), c.v)
+			return positive(f(c.name), c.v)
 		}
-		if err != nil {
-			return err
-		}
+		return nonNeg(f(c.name), c.v)
 	}
 	if !(mc.A2 > mc.A1) {
 		return domain.Errorf(f("a2"), "must be > a1 (%g): out-of-core is slower (3.1)", mc.A1)
