@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/term"
 	"io"
 	"os"
 	"os/signal"
@@ -15,6 +14,7 @@ import (
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
 // Exit statuses of the command line.

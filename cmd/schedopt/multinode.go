@@ -58,6 +58,8 @@ type multinodeOut struct {
 	Best     int             `json:"best_tm_row"`   // the driver's best TM run (from LB, DM, MM, NA)
 	Extras   []int           `json:"extra_tm_rows"` // TM from our starts (--extra-start)
 	Procs    int             `json:"processors"`
+	// Interrupted marks a system a signal stopped: its rows so far, no bound.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 func newMultinodeCmd(e *env) *cobra.Command {
@@ -137,6 +139,20 @@ func runMultinode(ctx context.Context, e *env, f multinodeFlags) error {
 			return usagef("--system: %v", err)
 		}
 		out, in, err := multinodeSystem(ctx, sys, g, rule, f)
+		if err != nil && ctx.Err() != nil {
+			// Stopped by a signal: print what this system has so far (the earlier
+			// systems are printed already, or go into the JSON), then exit 1.
+			out.Interrupted = true
+			outs = append(outs, out)
+			if f.jsonOut {
+				if werr := writeJSON(e.stdout, outs); werr != nil {
+					return werr
+				}
+			} else if len(out.Rows) > 0 {
+				printMultinode(e.stdout, out)
+			}
+			return exitError{code: exitFailure, msg: fmt.Sprintf("interrupted during %s; the rows so far are printed", sys.Name)}
+		}
 		if err != nil {
 			return err
 		}
@@ -280,6 +296,10 @@ func printMultinode(w io.Writer, o multinodeOut) {
 		fmt.Fprintf(w, "| %s | %d / %d / %d | %d (%d) | %d / %d / %d | %.1f | %.4e / %.4e / %.4e | %d / %d / %d | %.2f | %s |\n",
 			r.Heuristic, p.Edges, p.IntraEdges, p.InterEdges, p.CutArcs, p.InterArcs, o.Procs, p.CPUs, p.GPUs, p.E,
 			p.TS, p.CompTime, p.CommTime, p.Delta, p.Delta+p.Mu, r.Colours, r.Seconds, tm)
+	}
+	if o.Interrupted {
+		fmt.Fprintln(w, "\nInterrupted: no lower bound.")
+		return
 	}
 	b := o.Bound
 	fmt.Fprintf(w, "\nLower bound on e^s at t^d: %.2f J (load %.2f J at ts %.4e s; communication %.2f J:", b.E, b.Load, b.TS, b.Comm)

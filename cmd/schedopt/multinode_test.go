@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	dst "github.com/schedopt/schedopt/domain/stencil"
 )
@@ -69,5 +73,43 @@ func TestMultinodeRejectsBadFlags(t *testing.T) {
 		if code, _, _ := schedopt(t, args...); code != 2 {
 			t.Fatalf("%v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestMultinodeInterruptedKeepsItsRows: a signal during Task Movement ends the command
+// with exit status 1, and the simple heuristics' rows already computed are printed
+// (in the JSON too), marked interrupted, without a bound.
+func TestMultinodeInterruptedKeepsItsRows(t *testing.T) {
+	for _, jsonOut := range []bool{false, true} {
+		t.Run(fmt.Sprintf("json %v", jsonOut), func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			e := &env{stdout: &stdout, stderr: &stderr}
+			ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+			defer cancel()
+			f := multinodeFlags{systems: "fattree", grid: "8x4x4", rounds: "bound", tmTime: time.Minute,
+				iterations: 1 << 30, seed: 1, jsonOut: jsonOut}
+			start := time.Now()
+			err := runMultinode(ctx, e, f)
+			if took := time.Since(start); took > 10*time.Second {
+				t.Errorf("took %s after the signal at 1.5 s", took)
+			}
+			if code := exitCode(err); code != exitFailure {
+				t.Fatalf("exit %d (%v), want %d", code, err, exitFailure)
+			}
+			out := stdout.String()
+			if jsonOut {
+				var outs []multinodeOut
+				if err := json.Unmarshal([]byte(out), &outs); err != nil {
+					t.Fatalf("stdout is not the JSON of the systems: %v", err)
+				}
+				if len(outs) != 1 || !outs[0].Interrupted || len(outs[0].Rows) < 4 {
+					t.Fatalf("got %d systems, interrupted %v, want 1 interrupted with the heuristic rows", len(outs), len(outs) > 0 && outs[0].Interrupted)
+				}
+				return
+			}
+			if !strings.Contains(out, "| LB |") || !strings.Contains(out, "Interrupted: no lower bound") {
+				t.Errorf("stdout lacks the rows so far or the mark:\n%s", out)
+			}
+		})
 	}
 }
