@@ -96,12 +96,16 @@ func (p *Problem) solveSequenceBB(ctx context.Context, req solve.Request) (*solv
 	} else if w := req.Log; w != nil {
 		opt.Log, opt.LogEvery = w, 5*time.Second
 	}
-	out, err := dltbb.Solve(ctx, in, nodeLP, opt)
+	audit := &lpAudit{every: auditEvery}
+	if s, err := solve.NewSolver("highs"); err == nil {
+		audit.solver = s
+	}
+	out, err := dltbb.Solve(ctx, in, audit.solve, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: sequence branch-and-bound: %w", p.Name(), err)
 	}
 	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.Exact,
-		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs, %d failed LPs)", out.Nodes, out.LPs, out.Failed),
+		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs, %d failed LPs; %s)", out.Nodes, out.LPs, out.Failed, audit.summary()),
 		Nodes:  int64(out.Nodes)}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	switch {
