@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	"strconv"
 	"strings"
 )
 
@@ -64,21 +63,10 @@ func jsonPathAt(data []byte, stop int64) (path string, bad bool) {
 	render := func() string {
 		var b strings.Builder
 		for _, f := range stack {
-			if f.obj {
-				if f.wantKey || f.key == "" {
-					break
-				}
-				if !plainKey(f.key) {
-					b.WriteString("[" + strconv.Quote(f.key) + "]") // keeps the path on one line
-					continue
-				}
-				if b.Len() > 0 {
-					b.WriteByte('.')
-				}
-				b.WriteString(f.key)
-			} else {
-				b.WriteString("[" + strconv.Itoa(f.idx) + "]")
+			if f.obj && (f.wantKey || f.key == "") {
+				break
 			}
+			writePathStep(&b, f.obj, f.key, f.idx)
 		}
 		return b.String()
 	}

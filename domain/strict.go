@@ -393,23 +393,28 @@ func fieldsOf(t reflect.Type) *structFields {
 func renderPath(stack []strictFrame) string {
 	var b strings.Builder
 	for _, f := range stack {
-		if f.obj {
-			if f.wantKey {
-				break
-			}
-			if !plainKey(f.key) {
-				b.WriteString("[" + strconv.Quote(f.key) + "]")
-				continue
-			}
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(f.key)
-		} else {
-			b.WriteString("[" + strconv.Itoa(f.idx) + "]")
+		if f.obj && f.wantKey {
+			break
 		}
+		writePathStep(&b, f.obj, f.key, f.idx)
 	}
 	return b.String()
+}
+
+// writePathStep appends one step of a JSON path to b: ".key" (no dot first), a key
+// that is not a plain name quoted in brackets (the path stays on one line), or "[i]".
+func writePathStep(b *strings.Builder, obj bool, key string, idx int) {
+	switch {
+	case !obj:
+		b.WriteString("[" + strconv.Itoa(idx) + "]")
+	case !plainKey(key):
+		b.WriteString("[" + strconv.Quote(key) + "]")
+	default:
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(key)
+	}
 }
 
 // unknownField is the reason for an unknown key: a suggestion when a known name is
