@@ -729,20 +729,20 @@ func (m *Model) validateStructure() error {
 func (m *Model) Grow(cols, rows, nnz int) {
 	if cols > 0 {
 		m.colNames.grow(cols)
-		m.colLo = slices.Grow(m.colLo, cols)
-		m.colHi = slices.Grow(m.colHi, cols)
-		m.colObj = slices.Grow(m.colObj, cols)
-		m.colKind = slices.Grow(m.colKind, cols)
+		m.colLo = reserve(m.colLo, cols)
+		m.colHi = reserve(m.colHi, cols)
+		m.colObj = reserve(m.colObj, cols)
+		m.colKind = reserve(m.colKind, cols)
 	}
 	if rows > 0 {
-		m.rowStart = slices.Grow(m.rowStart, rows+1)
-		m.rowLo = slices.Grow(m.rowLo, rows)
-		m.rowHi = slices.Grow(m.rowHi, rows)
+		m.rowStart = reserve(m.rowStart, rows+1)
+		m.rowLo = reserve(m.rowLo, rows)
+		m.rowHi = reserve(m.rowHi, rows)
 		m.rowNames.grow(rows)
 	}
 	if nnz > 0 {
-		m.rowIndex = slices.Grow(m.rowIndex, nnz)
-		m.rowValue = slices.Grow(m.rowValue, nnz)
+		m.rowIndex = reserve(m.rowIndex, nnz)
+		m.rowValue = reserve(m.rowValue, nnz)
 	}
 }
 

@@ -31,7 +31,7 @@ const parallelNonzeros = 4 * chunkNonzeros
 // entries below its last column from every row's cursor on. Besides its entries, a
 // group costs a scan of one int32 per row (the column at each row's cursor).
 const (
-	groupNonzeros = 128 << 10
+	groupNonzeros = 64 << 10
 	maxGroups     = 16
 )
 
@@ -105,6 +105,16 @@ func (cm *colMatrix) groups(sorted bool) []int {
 		b = append(b, n)
 	}
 	return b
+}
+
+// largestGroup returns the number of entries of the largest group bounded by groups,
+// the room a group buffer needs to hold any of them (sized once, not grown by copies).
+func (cm *colMatrix) largestGroup(groups []int) int {
+	size := 0
+	for k := 0; k+1 < len(groups); k++ {
+		size = max(size, int(cm.start[groups[k+1]]-cm.start[groups[k]]))
+	}
+	return size
 }
 
 // fill makes g the column-wise copy of the columns [lo, hi), which follow the group
@@ -239,6 +249,7 @@ func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, worker
 				select {
 				case buf = <-free:
 				default:
+					buf = make([]byte, 0, cm.chunkBytes(c.j0, c.j1))
 				}
 				c.out <- cm.appendColumns(buf[:0], c.g, c.j0, c.j1, nums)
 				c.g.pending.Done()
@@ -250,6 +261,10 @@ func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, worker
 		defer close(order)
 		defer close(jobs)
 		var slots [2]colGroup
+		size := cm.largestGroup(groups)
+		for k := range slots {
+			slots[k].index, slots[k].value = make([]int32, 0, size), make([]float64, 0, size)
+		}
 		for k := 0; k+1 < len(groups); k++ {
 			g := &slots[k%2]
 			g.pending.Wait() // the chunks of the group it held are formatted
@@ -289,6 +304,21 @@ func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, worker
 		}
 	}
 	wg.Wait()
+}
+
+// chunkBytes is room for the COLUMNS text of the columns [j0, j1), so that a chunk's
+// buffer is allocated once instead of growing by copies: every line (an objective entry
+// and an integrality marker per column at most) with its column name, a row name of at
+// most the average length plus 16, and the longest number (24 bytes). The room
+// reserved but not written is never touched.
+func (cm *colMatrix) chunkBytes(j0, j1 int) int {
+	avgRow := len(cm.rows.arena)/max(cm.rows.len(), 1) + 16
+	size := 0
+	for j := j0; j < j1; j++ {
+		lines := int(cm.start[j+1]-cm.start[j]) + 1
+		size += lines*(len(cm.cols.name(j))+avgRow+len("      \n")+24) + len("    MARKER  'MARKER'  'INTORG'\n")
+	}
+	return size + len("    MARKER  'MARKER'  'INTEND'\n")
 }
 
 // appendColumns appends the COLUMNS lines of columns [j0, j1) of g to buf, with the
