@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strings"
 
@@ -23,15 +22,11 @@ func Decode(data []byte, v any, strict bool) error {
 	if err := domain.CheckJSON(data, v); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if strict {
-		dec.DisallowUnknownFields()
-	}
-	err := dec.Decode(v)
+	// CheckJSON has refused unknown keys and data after the value, so Unmarshal
+	// (which reads data in place, where a Decoder copies it into its buffer) decodes
+	// what was checked.
+	err := json.Unmarshal(data, v)
 	if err == nil {
-		if _, err := dec.Token(); err != io.EOF {
-			return domain.Errorf("", "invalid JSON: data after the top-level value")
-		}
 		return nil
 	}
 	var te *json.UnmarshalTypeError
@@ -44,6 +39,10 @@ func Decode(data []byte, v any, strict bool) error {
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
+		if se.Offset >= int64(len(bytes.TrimRight(data, " \t\r\n"))) {
+			// The document ends early: no field is at fault.
+			return domain.Errorf("", "invalid JSON: %v", se)
+		}
 		field := pathAt(data, se.Offset, false)
 		if token := badToken(data, se.Offset); token != "" {
 			return domain.Errorf(field, "invalid number %q (NaN and infinities are not allowed)", token)
