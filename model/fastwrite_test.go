@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -246,6 +247,24 @@ func TestShortRowsMatchAMergeThenSort(t *testing.T) {
 			if val[k] != sum[j] {
 				t.Fatalf("trial %d: %v %v: column %d is %v, want %v", trial, e.Vars, e.Coefs, j, val[k], sum[j])
 			}
+		}
+	}
+}
+
+// TestIsKeywordMatchesTheMap checks the quick rejections of isKeyword against the
+// keyword map, for every keyword in three cases and for near misses.
+func TestIsKeywordMatchesTheMap(t *testing.T) {
+	var names []string
+	for k := range lpKeywords {
+		names = append(names, k, strings.ToUpper(k), strings.ToUpper(k[:1])+k[1:], k+"_", "_"+k, k+"1", "x"+k)
+	}
+	names = append(names, "x", "t_1_", "sos3", "e1", "s_t", "a", "Z", "m", "inff")
+	for _, n := range names {
+		if len(n) > len("semi-continuous") {
+			continue // isKeyword's callers never ask
+		}
+		if got, want := isKeyword([]byte(n)), lpKeywords[strings.ToLower(n)]; got != want {
+			t.Errorf("isKeyword(%q) = %v, want %v", n, got, want)
 		}
 	}
 }

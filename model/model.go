@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Kind is the domain of a variable.
@@ -341,7 +342,7 @@ func (m *Model) AddConstr(e Expr, op Op, rhs float64, name string) Row {
 	case EQ:
 		lo, hi = rhs, rhs
 	default:
-		m.fail("row %q: unknown relation %d", name, op)
+		m.fail("row %q: unknown relation %d", strings.Clone(name), op) // a copy: name does not escape
 	}
 	return m.addRow(e, lo, hi, name)
 }

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"errors"
 	"hash/maphash"
 	"math"
@@ -252,6 +253,16 @@ func generatedBytes(n []byte, prefix byte) bool {
 
 // isKeyword reports whether s (ASCII) is an LP keyword ignoring case.
 func isKeyword(s []byte) bool {
+	// Every keyword begins with one of these letters and none has a '_', which turns
+	// away most names (x_1_2_, t_3_) before the map.
+	switch s[0] | 0x20 {
+	case 'b', 'e', 'f', 'g', 'i', 'm', 's', 't':
+	default:
+		return false
+	}
+	if bytes.IndexByte(s, '_') >= 0 {
+		return false
+	}
 	var low [len("semi-continuous")]byte
 	for i, c := range s {
 		if c >= 'A' && c <= 'Z' {
