@@ -268,3 +268,35 @@ func TestIsKeywordMatchesTheMap(t *testing.T) {
 		}
 	}
 }
+
+// TestDerivedNamesMatchTheSanitisedOnes checks the file names derived as they are
+// written (derivedList) against rules 1 to 3 applied by the reference sanitizer, and
+// the clash flag against sanitizedList's, on the random models' column and row names.
+func TestDerivedNamesMatchTheSanitisedOnes(t *testing.T) {
+	derived := 0
+	for seed := range uint64(300) {
+		m := randomModel(seed, 1+int(seed%41), int(seed%67), []float64{0.3, 1}[seed%2], seed%3 == 0)
+		for _, list := range []struct {
+			names  *nameList
+			prefix byte
+		}{{&m.colNames, 'x'}, {&m.rowNames, 'c'}} {
+			w, clash, ok := derivedList(list.names, list.prefix)
+			if !ok {
+				continue
+			}
+			derived++
+			want := sanitizedNames(list.names.strings(), list.prefix)
+			for i := range want {
+				if got := string(w.append(nil, i)); got != want[i] {
+					t.Fatalf("seed %d: name %d: derived %q, sanitised %q", seed, i, got, want[i])
+				}
+			}
+			if _, wantClash, _ := sanitizedList(list.names, list.prefix); clash != wantClash {
+				t.Fatalf("seed %d: derived clash %v, sanitizedList's %v", seed, clash, wantClash)
+			}
+		}
+	}
+	if derived < 100 {
+		t.Fatalf("only %d of 600 name lists took the derived path", derived)
+	}
+}

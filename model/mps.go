@@ -49,7 +49,7 @@ import (
 func (m *Model) WriteMPS(w io.Writer) error {
 	// The file names are made while the model is checked.
 	type fileNames struct {
-		cols, rows nameList
+		cols, rows writtenNames
 		err        error
 	}
 	named := make(chan fileNames, 1)
@@ -94,8 +94,11 @@ func (m *Model) WriteMPS(w io.Writer) error {
 		t.byte(' ')
 		t.byte(typ)
 		t.str("  ")
-		t.bytes(rows.name(i))
+		t.buf = rows.append(t.buf, i)
 		t.byte('\n')
+		if len(t.buf) >= outBuffer {
+			t.spill()
+		}
 	}
 
 	// COLUMNS, from a column-wise copy of the matrix.
@@ -103,6 +106,7 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	m.writeMPSColumns(t, &cols, &rows)
 
 	// RHS: nonzero right-hand sides, then the objective constant.
+	var name []byte // scratch for one name
 	header := false
 	section := func(name string) {
 		if !header {
@@ -113,7 +117,8 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	for i := range nr {
 		if typ, rhs, _, _ := m.mpsRow(i); typ != 'N' && rhs != 0 {
 			section("RHS\n")
-			t.entry(rhsName, rows.name(i), rhs)
+			name = rows.append(name[:0], i)
+			t.entry(rhsName, name, rhs)
 		}
 	}
 	if m.objConst != 0 {
@@ -125,13 +130,14 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	for i := range nr {
 		if _, _, rng, _ := m.mpsRow(i); rng != 0 {
 			section("RANGES\n")
-			t.entry(rngName, rows.name(i), rng)
+			name = rows.append(name[:0], i)
+			t.entry(rngName, name, rng)
 		}
 	}
 
 	header = false
 	for j := range m.NumVars() {
-		m.writeMPSBounds(t, cols.name(j), Var(j), func() { section("BOUNDS\n") })
+		m.writeMPSBounds(t, &cols, &name, Var(j), func() { section("BOUNDS\n") })
 	}
 	t.str("ENDATA\n")
 	return t.flush()
@@ -196,8 +202,17 @@ func (t *textOut) bound(typ string, col []byte, v float64, hasValue bool) {
 
 // writeMPSBounds writes the BOUNDS lines of column j (see WriteMPS for the rules).
 // header is called before the first line.
-func (m *Model) writeMPSBounds(t *textOut, name []byte, j Var, header func()) {
+func (m *Model) writeMPSBounds(t *textOut, cols *writtenNames, scratch *[]byte, j Var, header func()) {
 	lo, hi := m.colLo[j], m.colHi[j]
+	// The name is made only for a column that has a bound line.
+	var name []byte
+	col := func() []byte {
+		if name == nil {
+			*scratch = cols.append((*scratch)[:0], int(j))
+			name = *scratch
+		}
+		return name
+	}
 	kind := m.colKind[j]
 	loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
 	if kind.IsSemi() {
@@ -205,42 +220,42 @@ func (m *Model) writeMPSBounds(t *textOut, name []byte, j Var, header func()) {
 		// column is an SC column between the integer markers (CPLEX, CBC, HiGHS).
 		header()
 		if lo != 0 {
-			t.bound("LO", name, lo, true)
+			t.bound("LO", col(), lo, true)
 		}
-		t.bound("SC", name, hi, true)
+		t.bound("SC", col(), hi, true)
 		return
 	}
 	if kind == Binary && lo == 0 && hi == 1 {
 		header()
-		t.bound("BV", name, 0, false)
+		t.bound("BV", col(), 0, false)
 		return
 	}
 	explicit := kind.IsInteger()
 	switch {
 	case lo == hi:
 		header()
-		t.bound("FX", name, lo, true)
+		t.bound("FX", col(), lo, true)
 	case loInf && hiInf:
 		header()
-		t.bound("FR", name, 0, false)
+		t.bound("FR", col(), 0, false)
 	case loInf:
 		header()
-		t.bound("MI", name, 0, false)
-		t.bound("UP", name, hi, true)
+		t.bound("MI", col(), 0, false)
+		t.bound("UP", col(), hi, true)
 	case hiInf:
 		if lo != 0 || explicit {
 			header()
-			t.bound("LO", name, lo, true)
+			t.bound("LO", col(), lo, true)
 		}
 		if explicit {
-			t.bound("PL", name, 0, false)
+			t.bound("PL", col(), 0, false)
 		}
 	default:
 		header()
 		if lo != 0 || explicit {
-			t.bound("LO", name, lo, true)
+			t.bound("LO", col(), lo, true)
 		}
-		t.bound("UP", name, hi, true)
+		t.bound("UP", col(), hi, true)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // chunkNonzeros is the number of nonzeros per chunk of the COLUMNS section: about
 // 400 KB of text, large enough that handing a chunk to a goroutine costs nothing
 // measurable, small enough that a few chunks in flight take little memory.
-const chunkNonzeros = 8192
+const chunkNonzeros = 4096
 
 // maxColumnWorkers bounds the goroutines that format the COLUMNS section.
 const maxColumnWorkers = 8
@@ -52,13 +52,13 @@ type colMatrix struct {
 	cur        []int32 // cur[i] is the first entry of row i not yet transposed
 	head       []int32 // head[i] is the column of entry cur[i], or MaxInt32 past the row's end
 	next       []int32 // scratch: the next free position of each column of a group
-	cols, rows *nameList
+	cols, rows *writtenNames
 }
 
 // newColMatrix counts the entries of each column. sorted reports whether every row's
 // entries are in increasing column order (a Model keeps them so; the group-wise
 // transposition needs it).
-func (m *Model) newColMatrix(cols, rows *nameList) (cm *colMatrix, sorted bool) {
+func (m *Model) newColMatrix(cols, rows *writtenNames) (cm *colMatrix, sorted bool) {
 	n := m.NumVars()
 	start := make([]int32, n+1)
 	sorted = true
@@ -181,7 +181,7 @@ func (cm *colMatrix) fillAll(g *colGroup) {
 }
 
 // writeMPSColumns writes the lines of the COLUMNS section (after its header).
-func (m *Model) writeMPSColumns(t *textOut, cols, rows *nameList) {
+func (m *Model) writeMPSColumns(t *textOut, cols, rows *writtenNames) {
 	cm, sorted := m.newColMatrix(cols, rows)
 	groups := cm.groups(sorted)
 	workers := min(runtime.GOMAXPROCS(0), maxColumnWorkers)
@@ -312,11 +312,12 @@ func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, worker
 // most the average length plus 16, and the longest number (24 bytes). The room
 // reserved but not written is never touched.
 func (cm *colMatrix) chunkBytes(j0, j1 int) int {
-	avgRow := len(cm.rows.arena)/max(cm.rows.len(), 1) + 16
+	avgRow := cm.rows.averageLen() + 16
+	col := cm.cols.averageLen() + 16
 	size := 0
 	for j := j0; j < j1; j++ {
 		lines := int(cm.start[j+1]-cm.start[j]) + 1
-		size += lines*(len(cm.cols.name(j))+avgRow+len("      \n")+24) + len("    MARKER  'MARKER'  'INTORG'\n")
+		size += lines*(col+avgRow+len("      \n")+24) + len("    MARKER  'MARKER'  'INTORG'\n")
 	}
 	return size + len("    MARKER  'MARKER'  'INTEND'\n")
 }
@@ -330,6 +331,7 @@ func (cm *colMatrix) appendColumns(buf []byte, g *colGroup, j0, j1 int, nums *nu
 	start, index, value := cm.start, g.index, g.value
 	rows := cm.rows
 	inInt := j0 > 0 && kind[j0-1].IsInteger()
+	lead := make([]byte, 0, 64)
 	for j := j0; j < j1; j++ {
 		if isInt := kind[j].IsInteger(); isInt != inInt {
 			if isInt {
@@ -339,14 +341,16 @@ func (cm *colMatrix) appendColumns(buf []byte, g *colGroup, j0, j1 int, nums *nu
 			}
 			inInt = isInt
 		}
-		name := cm.cols.name(j)
+		// The line's start, "    name  ", is made once per column.
+		lead = append(cm.cols.append(append(lead[:0], "    "...), j), "  "...)
 		b, e := start[j]-g.base, start[j+1]-g.base
 		if c := obj[j]; c != 0 || b == e {
-			buf = appendEntry(buf, name, objRowBytes, c, nums)
+			buf = append(append(buf, lead...), objRowName+"  "...)
+			buf = append(nums.append(buf, c), '\n')
 		}
 		for k := b; k < e; k++ {
-			r := index[k]
-			buf = appendEntry(buf, name, rows.arena[rows.start(int(r)):rows.end[r]], value[k], nums)
+			buf = append(rows.append(append(buf, lead...), int(index[k])), "  "...)
+			buf = append(nums.append(buf, value[k]), '\n')
 		}
 	}
 	if j1 == m.NumVars() && inInt {

@@ -89,14 +89,15 @@ func (l *nameList) strings() []string {
 	return out
 }
 
-// fileNameLists returns the names of fileNames as name lists. Names are sanitised
-// straight into the arena (rules 1 to 3), and rule 4 is applied by checking that no
-// two names are equal (distinct), which is the case in a model whose names are unique
-// and leaves every name unchanged; when some are equal, the names are made unique by
-// the reference path (uniqueNames).
-func (m *Model) fileNameLists() (cols, rows nameList, err error) {
+// fileNameLists returns the file names of the columns and the rows (see fileNames).
+// Names are sanitised straight into an arena (rules 1 to 3), or derived from the
+// model's names as they are written when that is possible (derivedList), and rule 4 is
+// applied by checking that no two names are equal (distinctNames), which is the case in
+// a model whose names are unique and leaves every name unchanged; when some are equal,
+// the names are made unique by the reference path (uniqueNames).
+func (m *Model) fileNameLists() (cols, rows writtenNames, err error) {
 	type result struct {
-		l   nameList
+		l   writtenNames
 		err error
 	}
 	// Rows are the larger list in most models: they are done on another goroutine.
@@ -108,23 +109,96 @@ func (m *Model) fileNameLists() (cols, rows nameList, err error) {
 	cols, err = fileNameList(&m.colNames, 'x', "")
 	r := <-done
 	if err != nil {
-		return nameList{}, nameList{}, err
+		return writtenNames{}, writtenNames{}, err
 	}
 	return cols, r.l, r.err
 }
 
+// writtenNames are the file names of one list (the columns or the rows) as the
+// writers use them: stored back to back, or derived from the model's names as they
+// are written. Rules 1 to 3 turn an ASCII name into the same bytes mapped by
+// sanitizedByte, after a '_' for a leading digit or '.' or a keyword, and an empty name
+// into the prefix and its index; when rule 4 changes nothing, the file names need no
+// copy. For the rows of a million-nonzero model that copy was 5 MB.
+type writtenNames struct {
+	stored nameList  // the file names, when given is nil
+	given  *nameList // the model's names, from which the file names are derived
+	lead   []uint64  // derived: bit i is set when name i begins with an added '_'
+	prefix byte      // derived: the generated-name prefix
+}
+
+// len returns the number of names.
+func (w *writtenNames) len() int {
+	if w.given != nil {
+		return w.given.len()
+	}
+	return w.stored.len()
+}
+
+// append appends file name i to b.
+func (w *writtenNames) append(b []byte, i int) []byte {
+	if w.given == nil {
+		return append(b, w.stored.arena[w.stored.start(i):w.stored.end[i]]...)
+	}
+	n := w.given.name(i)
+	if len(n) == 0 {
+		b = append(b, w.prefix)
+		return strconv.AppendInt(b, int64(i), 10)
+	}
+	if w.lead[i>>6]&(1<<(i&63)) != 0 {
+		b = append(b, '_')
+	}
+	at := len(b)
+	b = slices.Grow(b, len(n))[:at+len(n)]
+	for k, c := range n {
+		b[at+k] = sanitizedByte[c]
+	}
+	return b
+}
+
+// averageLen returns at least the average length of a name (for buffer sizes).
+func (w *writtenNames) averageLen() int {
+	n := max(w.len(), 1)
+	if w.given == nil {
+		return len(w.stored.arena)/n + 1
+	}
+	return len(w.given.arena)/n + 2 + len(strconv.Itoa(n))
+}
+
+// strings returns the names as strings.
+func (w *writtenNames) strings() []string {
+	if w.given == nil {
+		return w.stored.strings()
+	}
+	var l nameList
+	l.end = make([]uint32, w.len())
+	for i := range l.end {
+		l.arena = w.append(l.arena, i)
+		l.end[i] = uint32(len(l.arena))
+	}
+	return l.strings()
+}
+
 // fileNameList applies rules 1 to 4 to names, prefix being the generated-name prefix
 // and reserved a name taken before all others ("" for none).
-func fileNameList(names *nameList, prefix byte, reserved string) (nameList, error) {
-	l, clash, clean := *names, false, false
-	if clean, clash = cleanList(names, prefix); !clean {
-		var err error
-		if l, clash, err = sanitizedList(names, prefix); err != nil {
-			return nameList{}, err
+func fileNameList(names *nameList, prefix byte, reserved string) (writtenNames, error) {
+	clean, clash := cleanList(names, prefix)
+	if clean {
+		l := writtenNames{stored: *names}
+		if distinctNames(names, clash, reserved, func(i int, _ []byte) []byte { return names.name(i) }) {
+			return l, nil
+		}
+	} else if w, clash, ok := derivedList(names, prefix); ok {
+		if distinctNames(names, clash, reserved, func(i int, b []byte) []byte { return w.append(b[:0], i) }) {
+			return w, nil
 		}
 	}
-	if l.distinct(names, clash, reserved) {
-		return l, nil
+	l, clash, err := sanitizedList(names, prefix)
+	if err != nil {
+		return writtenNames{}, err
+	}
+	if distinctNames(names, clash, reserved, func(i int, _ []byte) []byte { return l.name(i) }) {
+		return writtenNames{stored: l}, nil
 	}
 	unique := uniqueNames(l.strings(), names.strings(), prefix, reserved)
 	var out nameList
@@ -132,11 +206,46 @@ func fileNameList(names *nameList, prefix byte, reserved string) (nameList, erro
 	for i, n := range unique {
 		out.arena = append(out.arena, n...)
 		if len(out.arena) > math.MaxUint32 {
-			return nameList{}, errNameArena
+			return writtenNames{}, errNameArena
 		}
 		out.end[i] = uint32(len(out.arena))
 	}
-	return out, nil
+	return writtenNames{stored: out}, nil
+}
+
+// derivedList returns the file names of names derived as they are written, when every
+// given name is ASCII (otherwise ok is false: a rune of several bytes becomes one '_',
+// which the derivation does not do). clash is sanitizedList's.
+func derivedList(names *nameList, prefix byte) (w writtenNames, clash, ok bool) {
+	w = writtenNames{given: names, lead: make([]uint64, (names.len()+63)/64), prefix: prefix}
+	var low [len("semi-continuous")]byte
+	begin := uint32(0)
+	for i, end := range names.end {
+		n := names.arena[begin:end]
+		begin = end
+		if len(n) == 0 {
+			continue
+		}
+		for _, c := range n {
+			if c >= utf8.RuneSelf {
+				return writtenNames{}, false, false
+			}
+		}
+		lead := n[0] >= '0' && n[0] <= '9' || n[0] == '.'
+		if !lead && len(n) <= len(low) {
+			for k, c := range n {
+				low[k] = sanitizedByte[c]
+			}
+			lead = low[0] != '_' && isKeyword(low[:len(n)])
+		}
+		if lead {
+			w.lead[i>>6] |= 1 << (i & 63)
+		} else if !clash && generatedBytes(n, prefix) {
+			// A name of the prefix and digits is unchanged by rules 1 to 3.
+			clash = true
+		}
+	}
+	return w, clash, true
 }
 
 // cleanList reports whether every name is given and already a file name (rules 1 to
@@ -273,9 +382,10 @@ func isKeyword(s []byte) bool {
 	return lpKeywords[string(low[:len(s)])]
 }
 
-// distinct reports whether the names that take part in rule 4 are all different from
-// each other and from reserved: the given ones (names.given(i)), or all when clash.
-// Then uniqueNames would return them unchanged.
+// distinctNames reports whether the file names that take part in rule 4 are all
+// different from each other and from reserved: those of the given names
+// (names.given(i)), or all when clash. Then uniqueNames would return them unchanged.
+// name returns file name i, in scratch or elsewhere.
 //
 // It compares 64-bit hashes: the top bits pick a bucket, found by one counting pass
 // and one scatter that stores the low 32 bits, so that the names cost 6 bytes each
@@ -284,9 +394,9 @@ func isKeyword(s []byte) bool {
 // Two names whose hashes agree in the bucket bits and the low 32 bits count as equal
 // (a false alarm, about 1 in 5,000 for a million names, only sends the names to
 // the exact path).
-func (l *nameList) distinct(names *nameList, clash bool, reserved string) bool {
+func distinctNames(names *nameList, clash bool, reserved string, name func(i int, scratch []byte) []byte) bool {
 	count := 0
-	for i := range l.end {
+	for i := range names.end {
 		if clash || names.given(i) {
 			count++
 		}
@@ -301,11 +411,12 @@ func (l *nameList) distinct(names *nameList, clash bool, reserved string) bool {
 	shift := 64 - bits
 	seed := maphash.MakeSeed()
 	bucket := make([]int32, 1<<bits+1)
-	for i := range l.end {
+	scratch := make([]byte, 0, 256)
+	for i := range names.end {
 		if !clash && !names.given(i) {
 			continue
 		}
-		b := l.name(i)
+		b := name(i, scratch)
 		if len(b) == len(reserved) && string(b) == reserved {
 			return false
 		}
@@ -315,11 +426,11 @@ func (l *nameList) distinct(names *nameList, clash bool, reserved string) bool {
 		bucket[b] += bucket[b-1]
 	}
 	low := make([]uint32, count)
-	for i := range l.end {
+	for i := range names.end {
 		if !clash && !names.given(i) {
 			continue
 		}
-		h := maphash.Bytes(seed, l.name(i))
+		h := maphash.Bytes(seed, name(i, scratch))
 		b := h >> shift
 		low[bucket[b]] = uint32(h)
 		bucket[b]++
