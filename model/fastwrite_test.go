@@ -300,3 +300,43 @@ func TestDerivedNamesMatchTheSanitisedOnes(t *testing.T) {
 		t.Fatalf("only %d of 600 name lists took the derived path", derived)
 	}
 }
+
+// TestDistinctNamesFindsEveryDuplicate checks distinctNames on lists of many names:
+// true when they are all different, false when one name repeats anywhere, or equals
+// the reserved one.
+func TestDistinctNamesFindsEveryDuplicate(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	for _, n := range []int{1, 2, 3, 100, 5000, 70000} {
+		var l nameList
+		for i := range n {
+			l.add(Indexed("v", i, r.IntN(7)))
+		}
+		byIndex := func(i int, _ []byte) []byte { return l.name(i) }
+		if !distinctNames(&l, false, "obj", byIndex) {
+			t.Errorf("n = %d: distinct names reported as not distinct", n)
+		}
+		if distinctNames(&l, false, string(l.name(n-1)), byIndex) {
+			t.Errorf("n = %d: a name equal to the reserved one was not found", n)
+		}
+		if n < 2 {
+			continue
+		}
+		dup := l.clone()
+		a, b := r.IntN(n), r.IntN(n-1)
+		if b >= a {
+			b++
+		}
+		// Make name b a copy of name a: rebuild the list with it.
+		var d nameList
+		for i := range n {
+			if i == b {
+				d.addBytes(l.name(a))
+			} else {
+				d.addBytes(dup.name(i))
+			}
+		}
+		if distinctNames(&d, false, "", func(i int, _ []byte) []byte { return d.name(i) }) {
+			t.Errorf("n = %d: names %d and %d are equal but reported distinct", n, a, b)
+		}
+	}
+}

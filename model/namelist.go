@@ -145,13 +145,18 @@ func (w *writtenNames) append(b []byte, i int) []byte {
 		b = append(b, w.prefix)
 		return strconv.AppendInt(b, int64(i), 10)
 	}
+	if cap(b)-len(b) <= len(n) {
+		b = slices.Grow(b, len(n)+1)
+	}
 	if w.lead[i>>6]&(1<<(i&63)) != 0 {
 		b = append(b, '_')
 	}
 	at := len(b)
-	b = slices.Grow(b, len(n))[:at+len(n)]
+	b = b[:at+len(n)]
+	dst := b[at:]
+	dst = dst[:len(n)] // tells the compiler the loop stays in bounds
 	for k, c := range n {
-		b[at+k] = sanitizedByte[c]
+		dst[k] = sanitizedByte[c]
 	}
 	return b
 }
@@ -336,8 +341,9 @@ func appendSanitized(b, n []byte) []byte {
 	return b
 }
 
-// sanitizedByte maps an ASCII byte to itself when nameByte allows it, else to '_'.
-var sanitizedByte = func() (t [utf8.RuneSelf]byte) {
+// sanitizedByte maps an ASCII byte to itself when nameByte allows it, else to '_'
+// (and every other byte to '_': 256 entries, so that indexing needs no bounds check).
+var sanitizedByte = func() (t [256]byte) {
 	for c := range t {
 		t[c] = '_'
 		if nameByte(byte(c)) {
@@ -387,12 +393,12 @@ func isKeyword(s []byte) bool {
 // (names.given(i)), or all when clash. Then uniqueNames would return them unchanged.
 // name returns file name i, in scratch or elsewhere.
 //
-// It compares 64-bit hashes: the top bits pick a bucket, found by one counting pass
-// and one scatter that stores the low 32 bits, so that the names cost 6 bytes each
-// (a bucket per two names, 4 bytes a hash) in sequential passes, where a hash table
-// would take a cache miss per name. The hashes are computed twice rather than kept.
-// Two names whose hashes agree in the bucket bits and the low 32 bits count as equal
-// (a false alarm, about 1 in 5,000 for a million names, only sends the names to
+// It compares 64-bit hashes, each computed once: the top bits pick a bucket, found by
+// one counting pass, and one scatter stores the low 32 bits by bucket. The names cost
+// 14 bytes each (a hash, a bucket per two names, the low bits) in sequential passes
+// and independent writes, where a hash table would take a dependent cache miss per
+// name. Two names whose hashes agree in the bucket bits and the low 32 bits count as
+// equal (a false alarm, about 1 in 5,000 for a million names, only sends the names to
 // the exact path).
 func distinctNames(names *nameList, clash bool, reserved string, name func(i int, scratch []byte) []byte) bool {
 	count := 0
@@ -410,7 +416,8 @@ func distinctNames(names *nameList, clash bool, reserved string, name func(i int
 	}
 	shift := 64 - bits
 	seed := maphash.MakeSeed()
-	bucket := make([]int32, 1<<bits+1)
+	hs := make([]uint64, 0, count)
+	start := make([]int32, 1<<bits+1)
 	scratch := make([]byte, 0, 256)
 	for i := range names.end {
 		if !clash && !names.given(i) {
@@ -420,24 +427,24 @@ func distinctNames(names *nameList, clash bool, reserved string, name func(i int
 		if len(b) == len(reserved) && string(b) == reserved {
 			return false
 		}
-		bucket[maphash.Bytes(seed, b)>>shift+1]++
+		h := maphash.Bytes(seed, b)
+		hs = append(hs, h)
+		start[h>>shift+1]++
 	}
-	for b := 1; b < len(bucket); b++ {
-		bucket[b] += bucket[b-1]
+	for b := 1; b < len(start); b++ {
+		start[b] += start[b-1]
 	}
+	// Scatter the hashes' low 32 bits by bucket (independent writes, where swapping
+	// in place was a chain of dependent cache misses).
 	low := make([]uint32, count)
-	for i := range names.end {
-		if !clash && !names.given(i) {
-			continue
-		}
-		h := maphash.Bytes(seed, name(i, scratch))
+	for _, h := range hs {
 		b := h >> shift
-		low[bucket[b]] = uint32(h)
-		bucket[b]++
+		low[start[b]] = uint32(h)
+		start[b]++
 	}
-	// bucket[b] is now the end of bucket b.
+	// start[b] is now the end of bucket b.
 	begin := int32(0)
-	for _, end := range bucket[:1<<bits] {
+	for _, end := range start[:1<<bits] {
 		for x := begin; x < end; x++ {
 			for y := x + 1; y < end; y++ {
 				if low[x] == low[y] {
