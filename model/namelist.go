@@ -393,13 +393,15 @@ func isKeyword(s []byte) bool {
 // (names.given(i)), or all when clash. Then uniqueNames would return them unchanged.
 // name returns file name i, in scratch or elsewhere.
 //
-// It compares 64-bit hashes, each computed once: the top bits pick a bucket, found by
-// one counting pass, and one scatter stores the low 32 bits by bucket. The names cost
-// 14 bytes each (a hash, a bucket per two names, the low bits) in sequential passes
-// and independent writes, where a hash table would take a dependent cache miss per
-// name. Two names whose hashes agree in the bucket bits and the low 32 bits count as
-// equal (a false alarm, about 1 in 5,000 for a million names, only sends the names to
-// the exact path).
+// It compares 64-bit hashes: the top bits pick a bucket, found by one counting pass,
+// and one scatter stores the low 32 bits by bucket, so that the names cost 6 bytes
+// each (a bucket per two names, 4 bytes a hash) in sequential passes and independent
+// writes, where a hash table would take a dependent cache miss per name. The hashes
+// are computed twice rather than kept: keeping them (8 bytes a name more) cost 3 MB
+// of peak memory on a million-nonzero model, and a flag sort in place was slower than
+// hashing twice (a chain of dependent cache misses). Two names whose hashes agree in
+// the bucket bits and the low 32 bits count as equal (a false alarm, about 1 in 5,000
+// for a million names, only sends the names to the exact path).
 func distinctNames(names *nameList, clash bool, reserved string, name func(i int, scratch []byte) []byte) bool {
 	count := 0
 	for i := range names.end {
@@ -416,8 +418,7 @@ func distinctNames(names *nameList, clash bool, reserved string, name func(i int
 	}
 	shift := 64 - bits
 	seed := maphash.MakeSeed()
-	hs := make([]uint64, 0, count)
-	start := make([]int32, 1<<bits+1)
+	bucket := make([]int32, 1<<bits+1)
 	scratch := make([]byte, 0, 256)
 	for i := range names.end {
 		if !clash && !names.given(i) {
@@ -427,24 +428,24 @@ func distinctNames(names *nameList, clash bool, reserved string, name func(i int
 		if len(b) == len(reserved) && string(b) == reserved {
 			return false
 		}
-		h := maphash.Bytes(seed, b)
-		hs = append(hs, h)
-		start[h>>shift+1]++
+		bucket[maphash.Bytes(seed, b)>>shift+1]++
 	}
-	for b := 1; b < len(start); b++ {
-		start[b] += start[b-1]
+	for b := 1; b < len(bucket); b++ {
+		bucket[b] += bucket[b-1]
 	}
-	// Scatter the hashes' low 32 bits by bucket (independent writes, where swapping
-	// in place was a chain of dependent cache misses).
 	low := make([]uint32, count)
-	for _, h := range hs {
+	for i := range names.end {
+		if !clash && !names.given(i) {
+			continue
+		}
+		h := maphash.Bytes(seed, name(i, scratch))
 		b := h >> shift
-		low[start[b]] = uint32(h)
-		start[b]++
+		low[bucket[b]] = uint32(h)
+		bucket[b]++
 	}
-	// start[b] is now the end of bucket b.
+	// bucket[b] is now the end of bucket b.
 	begin := int32(0)
-	for _, end := range start[:1<<bits] {
+	for _, end := range bucket[:1<<bits] {
 		for x := begin; x < end; x++ {
 			for y := x + 1; y < end; y++ {
 				if low[x] == low[y] {
