@@ -61,6 +61,13 @@ func (m *Model) WriteMPS(w io.Writer) error {
 	if err == nil {
 		err = m.mpsRepresentable()
 	}
+	// The column-wise counts do not need the names: they are made while the names
+	// are (the rows' names take longest).
+	var cm *colMatrix
+	var sorted bool
+	if err == nil {
+		cm, sorted = m.newColMatrix()
+	}
 	names := <-named
 	if err == nil {
 		err = names.err
@@ -103,7 +110,8 @@ func (m *Model) WriteMPS(w io.Writer) error {
 
 	// COLUMNS, from a column-wise copy of the matrix.
 	t.str("COLUMNS\n")
-	m.writeMPSColumns(t, &cols, &rows)
+	cm.cols, cm.rows = &cols, &rows
+	m.writeMPSColumns(t, cm, sorted)
 
 	// RHS: nonzero right-hand sides, then the objective constant.
 	var name []byte // scratch for one name

@@ -57,8 +57,8 @@ type colMatrix struct {
 
 // newColMatrix counts the entries of each column. sorted reports whether every row's
 // entries are in increasing column order (a Model keeps them so; the group-wise
-// transposition needs it).
-func (m *Model) newColMatrix(cols, rows *writtenNames) (cm *colMatrix, sorted bool) {
+// transposition needs it). The names are set before the columns are written.
+func (m *Model) newColMatrix() (cm *colMatrix, sorted bool) {
 	n := m.NumVars()
 	start := make([]int32, n+1)
 	sorted = true
@@ -84,7 +84,7 @@ func (m *Model) newColMatrix(cols, rows *writtenNames) (cm *colMatrix, sorted bo
 			head[i] = m.rowIndex[cur[i]]
 		}
 	}
-	return &colMatrix{m: m, start: start, cur: cur, head: head, cols: cols, rows: rows}, sorted
+	return &colMatrix{m: m, start: start, cur: cur, head: head}, sorted
 }
 
 // groups returns the first column of every group followed by NumVars.
@@ -180,9 +180,9 @@ func (cm *colMatrix) fillAll(g *colGroup) {
 	}
 }
 
-// writeMPSColumns writes the lines of the COLUMNS section (after its header).
-func (m *Model) writeMPSColumns(t *textOut, cols, rows *writtenNames) {
-	cm, sorted := m.newColMatrix(cols, rows)
+// writeMPSColumns writes the lines of the COLUMNS section (after its header) from cm,
+// which newColMatrix returned with sorted.
+func (m *Model) writeMPSColumns(t *textOut, cm *colMatrix, sorted bool) {
 	groups := cm.groups(sorted)
 	workers := min(runtime.GOMAXPROCS(0), maxColumnWorkers)
 	if m.NumNonzeros() < parallelNonzeros || workers < 2 {
