@@ -340,3 +340,43 @@ func TestDistinctNamesFindsEveryDuplicate(t *testing.T) {
 		}
 	}
 }
+
+// TestSortTermsSortsLongRows checks sortTerms on rows of 1 to 3000 distinct indices,
+// shuffled, sorted, reversed and nearly sorted (pairs swapped): the result is sorted
+// and every index keeps its value.
+func TestSortTermsSortsLongRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	for _, n := range []int{1, 2, 24, 25, 26, 100, 3000} {
+		for _, order := range []string{"shuffled", "sorted", "reversed", "pairs"} {
+			idx := make([]int32, n)
+			for i := range idx {
+				idx[i] = int32(3*i + r.IntN(3))
+			}
+			switch order {
+			case "shuffled":
+				r.Shuffle(n, func(a, b int) { idx[a], idx[b] = idx[b], idx[a] })
+			case "reversed":
+				slices.Reverse(idx)
+			case "pairs":
+				for i := 0; i+1 < n; i += 2 {
+					idx[i], idx[i+1] = idx[i+1], idx[i]
+				}
+			}
+			val := make([]float64, n)
+			want := map[int32]float64{}
+			for i, j := range idx {
+				val[i] = float64(j)*0.5 + 1
+				want[j] = val[i]
+			}
+			sortTerms(idx, val)
+			if !slices.IsSorted(idx) {
+				t.Fatalf("n = %d, %s: not sorted: %v", n, order, idx[:min(n, 10)])
+			}
+			for i, j := range idx {
+				if val[i] != want[j] {
+					t.Fatalf("n = %d, %s: index %d has value %g, want %g", n, order, j, val[i], want[j])
+				}
+			}
+		}
+	}
+}
