@@ -380,3 +380,18 @@ func TestSortTermsSortsLongRows(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendIndexIsAppendInt checks the fast path of appendIndex against strconv
+// around every boundary.
+func TestAppendIndexIsAppendInt(t *testing.T) {
+	for _, i := range []int{-1001, -1000, -999, -10, -9, -1, 0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 1001, 12345, 1 << 40} {
+		if got, want := string(appendIndex([]byte("x"), i)), "x"+strconv.Itoa(i); got != want {
+			t.Errorf("appendIndex(%d) = %q, want %q", i, got, want)
+		}
+	}
+	for i := range 2000 {
+		if got, want := string(appendIndex(nil, i)), strconv.Itoa(i); got != want {
+			t.Fatalf("appendIndex(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
