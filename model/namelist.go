@@ -175,13 +175,20 @@ func (w *writtenNames) strings() []string {
 	if w.given == nil {
 		return w.stored.strings()
 	}
-	var l nameList
-	l.end = make([]uint32, w.len())
-	for i := range l.end {
-		l.arena = w.append(l.arena, i)
-		l.end[i] = uint32(len(l.arena))
+	var arena []byte
+	end := make([]int, w.len())
+	for i := range end {
+		arena = w.append(arena, i)
+		end[i] = len(arena)
 	}
-	return l.strings()
+	all := string(arena)
+	out := make([]string, len(end))
+	begin := 0
+	for i, e := range end {
+		out[i] = all[begin:e]
+		begin = e
+	}
+	return out
 }
 
 // fileNameList applies rules 1 to 4 to names, prefix being the generated-name prefix
