@@ -59,17 +59,33 @@ again). The output is byte-identical for the same instance.`,
 			if err != nil {
 				return err
 			}
-			if err := f.Model.Validate(); err != nil {
-				return fmt.Errorf("%s: formulate: %w", displayPath(path), err)
-			}
+			invalid := func(err error) error { return fmt.Errorf("%s: formulate: %w", displayPath(path), err) }
 			if out == "" || out == "-" {
+				if err := f.Model.Validate(); err != nil {
+					return invalid(err)
+				}
 				bw := bufio.NewWriter(e.stdout)
 				if err := write(f.Model, bw); err != nil {
 					return fmt.Errorf("write %s: %w", format, err)
 				}
 				return bw.Flush()
 			}
-			if err := writeFileAtomic(out, func(w io.Writer) error { return write(f.Model, w) }); err != nil {
+			// The model is checked while the file is written: an invalid model leaves
+			// no file (writeFileAtomic removes it), and its error is the check's.
+			valid := make(chan error, 1)
+			go func() { valid <- f.Model.Validate() }()
+			var verr error
+			err = writeFileAtomic(out, func(w io.Writer) error {
+				werr := write(f.Model, w)
+				if verr = <-valid; verr != nil {
+					return verr
+				}
+				return werr
+			})
+			if verr != nil {
+				return invalid(verr)
+			}
+			if err != nil {
 				return fmt.Errorf("write %s: %w", out, err)
 			}
 			fmt.Fprintf(e.stderr, "wrote %s (%d variables, %d rows)\n", out, f.Model.NumVars(), f.Model.NumRows())
