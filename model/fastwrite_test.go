@@ -145,7 +145,7 @@ func TestWriteMPSMatchesTheReference(t *testing.T) {
 	cases := []tc{
 		{"small unnamed", 1, 50, 200, 0, false, false},
 		{"small clashing names", 2, 80, 400, 0.8, false, false},
-		{"parallel, unique names", 3, 20000, 3 * parallelNonzeros, 1, true, false},
+		{"parallel, unique names", 3, 20000, 3 * parallelEntries, 1, true, false},
 		{"parallel, groups, clashing names", 4, 60000, 3 * groupNonzeros, 0.5, false, false},
 		{"parallel, groups, unnamed", 5, 200000, 5 * groupNonzeros, 0, false, false},
 		{"one processor, groups", 6, 60000, 3 * groupNonzeros, 1, true, true},
@@ -392,6 +392,56 @@ func TestAppendIndexIsAppendInt(t *testing.T) {
 	for i := range 2000 {
 		if got, want := string(appendIndex(nil, i)), strconv.Itoa(i); got != want {
 			t.Fatalf("appendIndex(%d) = %q, want %q", i, got, want)
+		}
+	}
+}
+
+// TestWriteMPSEdgeModelsMatchTheReference compares the writer with the reference on
+// models with empty sections: no columns, no rows, rows without terms, only an
+// objective constant, a ranged row only.
+func TestWriteMPSEdgeModelsMatchTheReference(t *testing.T) {
+	cases := map[string]func() *Model{
+		"empty": func() *Model { return New("e") },
+		"one column, no rows": func() *Model {
+			m := New("c")
+			m.AddContinuous(0, 5, "x")
+			return m
+		},
+		"rows without terms": func() *Model {
+			m := New("r")
+			var e Expr
+			m.AddConstr(e, LE, 3, "a")
+			m.AddConstr(e, GE, -1, "b")
+			return m
+		},
+		"objective constant only": func() *Model {
+			m := New("o")
+			var e Expr
+			e.AddConst(7)
+			m.SetObjective(Maximize, e)
+			return m
+		},
+		"a ranged row, a free row": func() *Model {
+			m := New("g")
+			x := m.AddInteger(-2, 9, "x")
+			var e Expr
+			e.Add(x, 2)
+			m.AddRange(e, -1, 4, "rg")
+			m.AddRange(e, math.Inf(-1), math.Inf(1), "free")
+			return m
+		},
+	}
+	for name, build := range cases {
+		m := build()
+		var got, want bytes.Buffer
+		if err := m.WriteMPS(&got); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := writeMPSReference(m, &want); err != nil {
+			t.Fatalf("%s: reference: %v", name, err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s:\n%s--- reference:\n%s", name, got.String(), want.String())
 		}
 	}
 }

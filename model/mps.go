@@ -88,65 +88,12 @@ func (m *Model) WriteMPS(w io.Writer) error {
 		t.str("OBJSENSE\n    MAX\n")
 	}
 
-	// ROWS, with the encoding of every row.
+	// ROWS, then the other sections (mpssections.go).
 	t.str("ROWS\n N  ")
 	t.str(objRowName)
 	t.byte('\n')
-	nr := m.NumRows()
-	for i := range nr {
-		typ, _, _, err := m.mpsRow(i)
-		if err != nil {
-			return fmt.Errorf("model: write MPS: row %s: %w", m.RowName(Row(i)), err)
-		}
-		t.byte(' ')
-		t.byte(typ)
-		t.str("  ")
-		t.buf = rows.append(t.buf, i)
-		t.byte('\n')
-		if len(t.buf) >= outBuffer {
-			t.spill()
-		}
-	}
-
-	// COLUMNS, from a column-wise copy of the matrix.
-	t.str("COLUMNS\n")
 	cm.cols, cm.rows = &cols, &rows
-	m.writeMPSColumns(t, cm, sorted)
-
-	// RHS: nonzero right-hand sides, then the objective constant.
-	var name []byte // scratch for one name
-	header := false
-	section := func(name string) {
-		if !header {
-			t.str(name)
-			header = true
-		}
-	}
-	for i := range nr {
-		if typ, rhs, _, _ := m.mpsRow(i); typ != 'N' && rhs != 0 {
-			section("RHS\n")
-			name = rows.append(name[:0], i)
-			t.entry(rhsName, name, rhs)
-		}
-	}
-	if m.objConst != 0 {
-		section("RHS\n")
-		t.entry(rhsName, objRowBytes, -m.objConst)
-	}
-
-	header = false
-	for i := range nr {
-		if _, _, rng, _ := m.mpsRow(i); rng != 0 {
-			section("RANGES\n")
-			name = rows.append(name[:0], i)
-			t.entry(rngName, name, rng)
-		}
-	}
-
-	header = false
-	for j := range m.NumVars() {
-		m.writeMPSBounds(t, &cols, &name, Var(j), func() { section("BOUNDS\n") })
-	}
+	m.writeMPSSections(t, cm, sorted)
 	t.str("ENDATA\n")
 	return t.flush()
 }
@@ -176,14 +123,6 @@ var (
 	objRowBytes = []byte(objRowName)
 )
 
-// entry writes one data line "    a  b  v".
-func (t *textOut) entry(a, b []byte, v float64) {
-	t.buf = appendEntry(t.buf, a, b, v, &t.nums)
-	if len(t.buf) >= outBuffer {
-		t.spill()
-	}
-}
-
 // appendEntry appends the data line "    a  b  v" to buf.
 func appendEntry(buf, a, b []byte, v float64, nums *numCache) []byte {
 	buf = append(buf, "    "...)
@@ -193,78 +132,6 @@ func appendEntry(buf, a, b []byte, v float64, nums *numCache) []byte {
 	buf = append(buf, "  "...)
 	buf = nums.append(buf, v)
 	return append(buf, '\n')
-}
-
-// bound writes one BOUNDS line; hasValue is false for FR, MI, PL and BV.
-func (t *textOut) bound(typ string, col []byte, v float64, hasValue bool) {
-	t.byte(' ')
-	t.str(typ)
-	t.str(" BND  ")
-	t.bytes(col)
-	if hasValue {
-		t.str("  ")
-		t.num(v)
-	}
-	t.byte('\n')
-}
-
-// writeMPSBounds writes the BOUNDS lines of column j (see WriteMPS for the rules).
-// header is called before the first line.
-func (m *Model) writeMPSBounds(t *textOut, cols *writtenNames, scratch *[]byte, j Var, header func()) {
-	lo, hi := m.colLo[j], m.colHi[j]
-	// The name is made only for a column that has a bound line.
-	var name []byte
-	col := func() []byte {
-		if name == nil {
-			*scratch = cols.append((*scratch)[:0], int(j))
-			name = *scratch
-		}
-		return name
-	}
-	kind := m.colKind[j]
-	loInf, hiInf := math.IsInf(lo, -1), math.IsInf(hi, 1)
-	if kind.IsSemi() {
-		// SC sets the upper bound; the lower bound is an LO line. A semi-integer
-		// column is an SC column between the integer markers (CPLEX, CBC, HiGHS).
-		header()
-		if lo != 0 {
-			t.bound("LO", col(), lo, true)
-		}
-		t.bound("SC", col(), hi, true)
-		return
-	}
-	if kind == Binary && lo == 0 && hi == 1 {
-		header()
-		t.bound("BV", col(), 0, false)
-		return
-	}
-	explicit := kind.IsInteger()
-	switch {
-	case lo == hi:
-		header()
-		t.bound("FX", col(), lo, true)
-	case loInf && hiInf:
-		header()
-		t.bound("FR", col(), 0, false)
-	case loInf:
-		header()
-		t.bound("MI", col(), 0, false)
-		t.bound("UP", col(), hi, true)
-	case hiInf:
-		if lo != 0 || explicit {
-			header()
-			t.bound("LO", col(), lo, true)
-		}
-		if explicit {
-			t.bound("PL", col(), 0, false)
-		}
-	default:
-		header()
-		if lo != 0 || explicit {
-			t.bound("LO", col(), lo, true)
-		}
-		t.bound("UP", col(), hi, true)
-	}
 }
 
 // maxRangeNudge is how many float64 steps encodeRange moves R away from hi − lo while
@@ -353,7 +220,10 @@ func (m *Model) mpsRepresentable() error {
 		case rowGE, rowEQ:
 			rhs = lo
 		case rowRange:
-			_, rhs, _, _ = encodeRange(lo, hi)
+			var err error
+			if _, rhs, _, err = encodeRange(lo, hi); err != nil {
+				return fmt.Errorf("row %s: %w", m.RowName(Row(i)), err)
+			}
 		}
 		if big(rhs) {
 			return fmt.Errorf("%w: row %s: right-hand side %g reaches %g, which MPS readers take as infinite",

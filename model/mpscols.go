@@ -2,26 +2,18 @@ package model
 
 import (
 	"math"
-	"runtime"
 	"sync"
 )
 
-// The COLUMNS section is most of an MPS file (one line per nonzero). It is formatted
-// in chunks of consecutive columns, each into its own buffer, by one goroutine per
-// processor, and the buffers are written in column order, so the bytes are those of a
-// sequential writer.
+// The COLUMNS section is most of an MPS file (one line per nonzero). It is written
+// from a column-wise copy of the matrix, made a group of columns at a time, in chunks
+// of consecutive columns (see mpssections.go for how the pieces are formatted and
+// written).
 
 // chunkNonzeros is the number of nonzeros per chunk of the COLUMNS section: about
 // 400 KB of text, large enough that handing a chunk to a goroutine costs nothing
 // measurable, small enough that a few chunks in flight take little memory.
 const chunkNonzeros = 4096
-
-// maxColumnWorkers bounds the goroutines that format the COLUMNS section.
-const maxColumnWorkers = 8
-
-// parallelNonzeros is the number of nonzeros below which the COLUMNS section is
-// formatted on the calling goroutine.
-const parallelNonzeros = 4 * chunkNonzeros
 
 // The matrix is transposed (row-major to column-major) one group of consecutive
 // columns at a time, into one of two buffers, so that the column-wise copy takes about
@@ -180,31 +172,6 @@ func (cm *colMatrix) fillAll(g *colGroup) {
 	}
 }
 
-// writeMPSColumns writes the lines of the COLUMNS section (after its header) from cm,
-// which newColMatrix returned with sorted.
-func (m *Model) writeMPSColumns(t *textOut, cm *colMatrix, sorted bool) {
-	groups := cm.groups(sorted)
-	workers := min(runtime.GOMAXPROCS(0), maxColumnWorkers)
-	if m.NumNonzeros() < parallelNonzeros || workers < 2 {
-		var g colGroup
-		for k := 0; k+1 < len(groups); k++ {
-			if sorted {
-				cm.fill(&g, groups[k], groups[k+1])
-			} else {
-				cm.fillAll(&g)
-			}
-			for _, c := range cm.chunks(&g) {
-				t.buf = cm.appendColumns(t.buf, &g, c[0], c[1], &t.nums)
-				if len(t.buf) >= outBuffer {
-					t.spill()
-				}
-			}
-		}
-		return
-	}
-	cm.writeParallel(t, groups, sorted, workers)
-}
-
 // chunks splits the columns of g into chunks [j0, j1) of at least chunkNonzeros
 // entries or chunkNonzeros columns (the last one may be smaller).
 func (cm *colMatrix) chunks(g *colGroup) [][2]int {
@@ -220,90 +187,6 @@ func (cm *colMatrix) chunks(g *colGroup) [][2]int {
 		out = append(out, [2]int{first, g.hi})
 	}
 	return out
-}
-
-// colChunk is one chunk of columns on its way through writeParallel.
-type colChunk struct {
-	g      *colGroup
-	j0, j1 int
-	out    chan []byte // receives the formatted chunk
-}
-
-// writeParallel transposes the groups bounded by groups (on one goroutine, into two
-// alternating buffers), formats their chunks on workers goroutines and writes the
-// chunks to t in order. At most 2·workers chunks are in flight. When a write fails it
-// stops the goroutines, waits for them and leaves the error in t.
-func (cm *colMatrix) writeParallel(t *textOut, groups []int, sorted bool, workers int) {
-	jobs := make(chan colChunk)
-	order := make(chan colChunk, 2*workers)
-	free := make(chan []byte, 3*workers)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(workers + 1)
-	for range workers {
-		go func() {
-			defer wg.Done()
-			nums := new(numCache)
-			for c := range jobs {
-				var buf []byte
-				select {
-				case buf = <-free:
-				default:
-					buf = make([]byte, 0, cm.chunkBytes(c.j0, c.j1))
-				}
-				c.out <- cm.appendColumns(buf[:0], c.g, c.j0, c.j1, nums)
-				c.g.pending.Done()
-			}
-		}()
-	}
-	go func() {
-		defer wg.Done()
-		defer close(order)
-		defer close(jobs)
-		var slots [2]colGroup
-		size := cm.largestGroup(groups)
-		for k := range slots {
-			slots[k].index, slots[k].value = make([]int32, 0, size), make([]float64, 0, size)
-		}
-		for k := 0; k+1 < len(groups); k++ {
-			g := &slots[k%2]
-			g.pending.Wait() // the chunks of the group it held are formatted
-			if sorted {
-				cm.fill(g, groups[k], groups[k+1])
-			} else {
-				cm.fillAll(g)
-			}
-			for _, c := range cm.chunks(g) {
-				ch := colChunk{g: g, j0: c[0], j1: c[1], out: make(chan []byte, 1)}
-				select {
-				case order <- ch:
-				case <-stop:
-					return
-				}
-				g.pending.Add(1)
-				select {
-				case jobs <- ch:
-				case <-stop:
-					g.pending.Done()
-					return
-				}
-			}
-		}
-	}()
-	t.spill()
-	for c := range order {
-		buf := <-c.out
-		t.write(buf)
-		if t.err != nil {
-			close(stop)
-			break
-		}
-		select {
-		case free <- buf:
-		default:
-		}
-	}
-	wg.Wait()
 }
 
 // chunkBytes is room for the COLUMNS text of the columns [j0, j1), so that a chunk's
