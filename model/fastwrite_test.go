@@ -321,22 +321,26 @@ func TestDistinctNamesFindsEveryDuplicate(t *testing.T) {
 		if n < 2 {
 			continue
 		}
-		dup := l.clone()
 		a, b := r.IntN(n), r.IntN(n-1)
 		if b >= a {
 			b++
 		}
-		// Make name b a copy of name a: rebuild the list with it.
-		var d nameList
-		for i := range n {
-			if i == b {
-				d.addBytes(l.name(a))
-			} else {
-				d.addBytes(dup.name(i))
+		// A random pair, and pairs within and across the halves a long list is
+		// split into.
+		for _, pair := range [][2]int{{a, b}, {0, n - 1}, {n/2 - 1, n / 2}, {n - 2, n - 1}, {0, 1}} {
+			a, b := pair[0], pair[1]
+			// Make name b a copy of name a: rebuild the list with it.
+			var d nameList
+			for i := range n {
+				if i == b {
+					d.addBytes(l.name(a))
+				} else {
+					d.addBytes(l.name(i))
+				}
 			}
-		}
-		if distinctNames(&d, false, "", func(i int, _ []byte) []byte { return d.name(i) }) {
-			t.Errorf("n = %d: names %d and %d are equal but reported distinct", n, a, b)
+			if distinctNames(&d, false, "", func(i int, _ []byte) []byte { return d.name(i) }) {
+				t.Errorf("n = %d: names %d and %d are equal but reported distinct", n, a, b)
+			}
 		}
 	}
 }

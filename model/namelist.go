@@ -5,8 +5,10 @@ import (
 	"errors"
 	"hash/maphash"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -410,48 +412,92 @@ func isKeyword(s []byte) bool {
 // 8 bytes each. Two equal hashes count as equal names (a false alarm, about 1 in
 // 4·10^7 for a million names, only sends the names to the exact path).
 func distinctNames(names *nameList, clash bool, reserved string, name func(i int, scratch []byte) []byte) bool {
-	const partBits = 8
-	var start [1<<partBits + 1]int
-	seed := maphash.MakeSeed()
-	scratch := make([]byte, 0, 256)
-	count := 0
-	for i := range names.end {
-		if !clash && !names.given(i) {
-			continue
-		}
-		b := name(i, scratch)
-		if len(b) == len(reserved) && string(b) == reserved {
-			return false
-		}
-		start[maphash.Bytes(seed, b)>>(64-partBits)+1]++
-		count++
+	// Long lists are split in halves, hashed and scattered on two goroutines, and
+	// their partitions checked on two.
+	parts := 1
+	if names.len() >= parallelNames && runtime.GOMAXPROCS(0) >= 2 {
+		parts = 2
 	}
+	seed := maphash.MakeSeed()
+	bound := func(k int) int { return k * names.len() / parts }
+	// Pass 1: count the hashes of each half in each partition.
+	counts := make([][1 << partBits]int, parts)
+	bad := make([]bool, parts)
+	run := func(f func(k int)) {
+		var wg sync.WaitGroup
+		for k := 1; k < parts; k++ {
+			wg.Go(func() { f(k) })
+		}
+		f(0)
+		wg.Wait()
+	}
+	run(func(k int) {
+		scratch := make([]byte, 0, 256)
+		for i := bound(k); i < bound(k+1); i++ {
+			if !clash && !names.given(i) {
+				continue
+			}
+			b := name(i, scratch)
+			if len(b) == len(reserved) && string(b) == reserved {
+				bad[k] = true
+				return
+			}
+			counts[k][maphash.Bytes(seed, b)>>(64-partBits)]++
+		}
+	})
+	if slices.Contains(bad, true) {
+		return false
+	}
+	// start[p] is where partition p begins; next[k][p] where half k writes into it.
+	var start [1<<partBits + 1]int
+	next := make([][1 << partBits]int, parts)
+	for p := range 1 << partBits {
+		at := start[p]
+		for k := range parts {
+			next[k][p] = at
+			at += counts[k][p]
+		}
+		start[p+1] = at
+	}
+	count := start[1<<partBits]
 	if count < 2 {
 		return true
 	}
-	for p := 1; p < len(start); p++ {
-		start[p] += start[p-1]
-	}
+	// Pass 2: scatter the hashes into their partitions.
 	hs := make([]uint64, count)
-	next := start
-	for i := range names.end {
-		if !clash && !names.given(i) {
-			continue
+	run(func(k int) {
+		scratch := make([]byte, 0, 256)
+		nx := &next[k]
+		for i := bound(k); i < bound(k+1); i++ {
+			if !clash && !names.given(i) {
+				continue
+			}
+			h := maphash.Bytes(seed, name(i, scratch))
+			p := h >> (64 - partBits)
+			hs[nx[p]] = h
+			nx[p]++
 		}
-		h := maphash.Bytes(seed, name(i, scratch))
-		p := h >> (64 - partBits)
-		hs[next[p]] = h
-		next[p]++
-	}
-	var bucket []int32
-	var local []uint64
-	for p := range 1 << partBits {
-		if !distinctHashes(hs[start[p]:start[p+1]], 64-partBits, &bucket, &local) {
-			return false
+	})
+	// Each partition on its own.
+	dup := make([]bool, parts)
+	run(func(k int) {
+		var bucket []int32
+		var local []uint64
+		for p := k * (1 << partBits) / parts; p < (k+1)*(1<<partBits)/parts; p++ {
+			if !distinctHashes(hs[start[p]:start[p+1]], 64-partBits, &bucket, &local) {
+				dup[k] = true
+				return
+			}
 		}
-	}
-	return true
+	})
+	return !slices.Contains(dup, true)
 }
+
+// partBits is the number of top hash bits that pick a partition in distinctNames.
+const partBits = 8
+
+// parallelNames is the length from which distinctNames works on two goroutines.
+const parallelNames = 1 << 16
 
 // distinctHashes reports whether the hashes hs, whose bits from below is up are
 // spent, are all different: the next bits below pick one of about len(hs)/2 buckets
