@@ -31,8 +31,9 @@
 // For a large model, Grow reserves the arrays up front; building then costs about
 // 25 B and a few tens of nanoseconds per nonzero (see BenchmarkBuild1MNonzeros and
 // docs/benchmarks.md). Names are kept back to back in one byte arena per list, not as
-// one string each. WriteMPS formats its COLUMNS section in chunks on every processor
-// and writes them in order, so its bytes are those of a sequential writer; it costs
-// about as much as formatting the nonzeros' numbers alone (BenchmarkDLTWriteMPS and
-// BenchmarkDLTRawBytes).
+// one string each, and the file names are derived from them as they are written when
+// sanitising only maps bytes. WriteMPS formats its sections in pieces on every
+// processor and writes them in order, so its bytes are those of a sequential writer; it
+// costs about as much as formatting the nonzeros' numbers alone (BenchmarkDLTWriteMPS
+// and BenchmarkDLTRawBytes).
 package model
