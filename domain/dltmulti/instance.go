@@ -84,16 +84,16 @@ func (in *Instance) M() int { return len(in.Machines) }
 // wire mirrors Instance with n as a number, so that a fractional n is reported as a
 // field error instead of a JSON type error.
 type wire struct {
-	Kind        string          `json:"kind"`
-	Name        string          `json:"name"`
-	V           *float64        `json:"V"`
-	N           *float64        `json:"n"`
-	P0N         *float64        `json:"P0N"`
-	Machines    []wireMachine   `json:"machines"`
-	Objective   string          `json:"objective"`
-	Deadline    *float64        `json:"deadline"`
-	FixedLength bool            `json:"fixed_length"`
-	EnergyLimit *float64        `json:"energy_limit"`
+	Kind        string        `json:"kind"`
+	Name        string        `json:"name"`
+	V           *float64      `json:"V"`
+	N           *float64      `json:"n"`
+	P0N         *float64      `json:"P0N"`
+	Machines    []wireMachine `json:"machines"`
+	Objective   string        `json:"objective"`
+	Deadline    *float64      `json:"deadline"`
+	FixedLength bool          `json:"fixed_length"`
+	EnergyLimit *float64      `json:"energy_limit"`
 }
 
 // wireMachine mirrors Machine with pointers, so that a missing or null field is told
