@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/model"
@@ -40,6 +41,11 @@ again). The output is byte-identical for the same instance.`,
 			default:
 				return usagef("--format: unknown format %q (mps or lp)", format)
 			}
+			// Reading and building make little garbage besides the model (which
+			// stays), so collecting while they run only costs time: 15 % of a
+			// million-nonzero export. The collector is off until the model is built,
+			// with a soft memory limit as a safety net (gcPause).
+			resume := gcPause()
 			// Reading and building a large instance take seconds: a signal stops
 			// them (abandonGrace later at most), with exit 1.
 			f, err := within(cmd.Context(), func() (*solve.Formulated, error) {
@@ -53,6 +59,7 @@ again). The output is byte-identical for the same instance.`,
 				}
 				return f, nil
 			})
+			resume()
 			if cmd.Context().Err() != nil {
 				return exitError{code: exitFailure, msg: "interrupted"}
 			}
@@ -95,6 +102,26 @@ again). The output is byte-identical for the same instance.`,
 	cmd.Flags().StringVar(&format, "format", "", "output format: mps or lp (required)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: stdout)")
 	return cmd
+}
+
+// gcPauseLimit is the soft memory limit while gcPause holds the collector off: a
+// build that makes more than that (garbage included) is collected as usual.
+const gcPauseLimit = 1 << 30
+
+// gcPause turns the garbage collector off, with a soft memory limit of gcPauseLimit
+// (or the GOMEMLIMIT given, if lower), and returns the function that restores both. A
+// GOGC given in the environment is left alone.
+func gcPause() (resume func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(limit, gcPauseLimit))
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // writeFileAtomic writes a file through a temporary file and a rename, so a failed
