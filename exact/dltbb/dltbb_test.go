@@ -177,7 +177,9 @@ func TestUnsupportedObjectives(t *testing.T) {
 	in.Objective = dm.MinEnergy
 	d := 10 * CapacityLowerBoundTime(in)
 	in.Deadline = &d
+	e := 1e12
+	in.EnergyLimit = &e
 	if _, err := Solve(context.Background(), in, Simplex, Options{}); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("min-energy: got %v, want ErrUnsupported", err)
+		t.Fatalf("min-energy with an energy limit: got %v, want ErrUnsupported", err)
 	}
 }

@@ -43,6 +43,10 @@ type relax struct {
 	betaMax  []float64 // upper bound on the load of M_i below the target
 	alphaMin []float64 // lower bound on the load of M_i below the target
 	deadline float64   // +Inf without one
+	fixed    bool      // T == deadline (fixed_length)
+
+	// energy is set for min-energy (see energy.go); nil for min-time.
+	energy *energyModel
 }
 
 func newRelax(in *dm.Instance) *relax {
@@ -55,8 +59,21 @@ func newRelax(in *dm.Instance) *relax {
 	}
 	if in.Deadline != nil {
 		r.deadline = *in.Deadline
+		r.fixed = in.FixedLength
+	}
+	if in.Objective == dm.MinEnergy {
+		r.energy = newEnergyModel(in)
 	}
 	return r
+}
+
+// lowerBound is a valid lower bound on the objective: CapacityLowerBoundTime for
+// min-time, 0 for min-energy (every term of (6.4) is nonnegative).
+func (r *relax) lowerBound() float64 {
+	if r.energy != nil {
+		return 0
+	}
+	return r.lbT
 }
 
 // kColRatio: a machine gets a message-count column k_i (and the out-of-core rows)
@@ -125,15 +142,19 @@ func CapacityLowerBoundTime(in *dm.Instance) float64 {
 
 // nodeLP is a built node LP with the columns the cut separation reads.
 type nodeLP struct {
-	lp   *LP
-	T    int         // the T column
-	tp   int         // the suffix start t_p, -1 at a leaf
-	s    map[int]int // first-message start of each unserved forced machine
-	cuts [][]int     // the sequencing cuts it holds (subsets of unserved machines)
+	lp    *LP
+	T     int         // the T column
+	tp    int         // the suffix start t_p, -1 at a leaf
+	s     map[int]int // first-message start of each unserved forced machine
+	cuts  [][]int     // the sequencing cuts it holds (subsets of unserved machines)
+	konst float64     // constant added to the LP's objective (min-energy)
 }
 
 // build returns the LP of the node with prefix seq (len(seq) == n: the exact LP of
-// the sequence) with the sequencing cuts of the subsets in cuts (see seqCut).
+// the sequence) with the sequencing cuts of the subsets in cuts (see seqCut). seq
+// holds symbols (see symbols); for min-time they are the machines. For min-energy the
+// objective is the energy bound of energy.go and T is fixed to (or bounded by) the
+// deadline.
 func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	in, n := r.in, r.n
 	p := len(seq)
@@ -154,13 +175,44 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	if suffix {
 		nv += r.m
 		for i := range r.m {
-			if r.forced[i] && !contains(seq, i) {
+			if r.forced[i] && !r.served(seq, i) {
 				sCol[i] = nv
 				nv++
 			}
 			if r.betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
 				kCol[i] = nv
 				nv++
+			}
+		}
+	}
+	// Energy columns: G_j (g of a prefix chunk on a convex machine that can go
+	// out-of-core), H_i (g of M_i's suffix load, convex with a k_i column), z_i (an
+	// unserved, unforced machine is used in the suffix), W_i (its time from its first
+	// message to T, when P^N > P^I).
+	em := r.energy
+	gCol, hCol, zCol, wCol := map[int]int{}, map[int]int{}, map[int]int{}, map[int]int{}
+	if em != nil {
+		for j, sym := range seq {
+			if i := r.mach(sym); em.kinked(i) && in.Machines[i].Rho < in.V {
+				gCol[j] = nv
+				nv++
+			}
+		}
+		if suffix {
+			for i, mc := range in.Machines {
+				if _, ok := kCol[i]; ok && em.kinked(i) {
+					hCol[i] = nv
+					nv++
+				}
+				if _, f := sCol[i]; f || r.served(seq, i) {
+					continue
+				}
+				zCol[i] = nv
+				nv++
+				if mc.PN > mc.PI {
+					wCol[i] = nv
+					nv++
+				}
 			}
 		}
 	}
@@ -180,7 +232,8 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	for i := range lastIndex {
 		lastIndex[i] = -1
 	}
-	for j, i := range seq {
+	for j, sym := range seq {
+		i := r.mach(sym)
 		mc := in.Machines[i]
 		add(ge, 0, f(Tau(j)), 1, f(A(j)), -mc.A1)
 		add(ge, mc.B2(), f(Tau(j)), 1, f(A(j)), -mc.A2)
@@ -201,12 +254,13 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	for j := range p {
 		load = append(load, f(A(j)), 1)
 	}
+	rem := n - p
+	nForced := 0
 	if suffix {
-		rem := n - p
 		if p == 0 {
 			add(ge, r.sMin, f(Tj(0)), 1)
 		}
-		ovh, nForced := 0.0, 0
+		ovh := 0.0
 		link := []float64{f(Tj(p)), 1, f(Tc), -1}
 		// k_i >= 0 is the number of suffix messages to M_i (Σ k_i = rem). From its
 		// ready time on, M_i receives and computes its suffix load β_i in k_i chunks:
@@ -299,13 +353,123 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	add(eq, in.V, load...)
 	add(ge, r.lbT, f(Tc), 1)
 	if !math.IsInf(r.deadline, 1) {
-		add(le, r.deadline, f(Tc), 1)
+		rel := le
+		if r.fixed {
+			rel = eq
+		}
+		add(rel, r.deadline, f(Tc), 1)
 	}
 	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
 	if suffix {
 		nl.tp = Tj(p)
 	}
+	if em != nil {
+		r.energyObjective(nl, seq, energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol},
+			rem-nForced, add)
+	}
 	return nl
+}
+
+// energyCols are the columns energyObjective reads.
+type energyCols struct {
+	A, Tj, Beta    func(int) int
+	Kc, G, H, Z, W map[int]int
+}
+
+// energyObjective replaces the node LP's objective T by the energy bound of energy.go
+// and adds the rows of its energy columns. spare is the number of suffix messages
+// not taken by unserved forced machines.
+func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, add func(int, float64, ...float64)) {
+	in, em := r.in, r.energy
+	C := nl.lp.C
+	f := func(c int) float64 { return float64(c) }
+	C[nl.T] = in.P0N
+	first := make([]int, r.m)
+	for i := range first {
+		first[i] = -1
+	}
+	for j, sym := range seq {
+		if i := r.mach(sym); first[i] < 0 {
+			first[i] = j
+		}
+	}
+	// Prefix chunks.
+	for j, sym := range seq {
+		i := r.mach(sym)
+		mc := in.Machines[i]
+		switch {
+		case !em.concave[i]: // s1 <= s2
+			if g, ok := c.G[j]; ok {
+				// G' = G − s1 α >= 0 (the LP's columns are nonnegative and g may be
+				// negative: k1 < P^N a1); G' >= (s2 − s1) α + c2.
+				// Scaled by 1/(s2 − s1): G'/(s2 − s1) >= α − ρ.
+				C[g] = 1
+				C[c.A(j)] += em.s1[i]
+				add(ge, -in.Machines[i].Rho, f(g), 1/(em.s2[i]-em.s1[i]), f(c.A(j)), -1)
+			} else {
+				C[c.A(j)] += em.s1[i] // α <= V <= ρ: on-core
+			}
+		case sym < r.m: // on-core piece
+			add(le, mc.Rho, f(c.A(j)), 1)
+			C[c.A(j)] += em.s1[i]
+		default: // out-of-core piece
+			add(ge, mc.Rho, f(c.A(j)), 1)
+			C[c.A(j)] += em.s2[i]
+			nl.konst += em.c2[i]
+		}
+	}
+	zs := []float64{}
+	for i, mc := range in.Machines {
+		switch {
+		case first[i] >= 0: // served: exact in t_f
+			nl.konst += mc.S * (mc.PS - mc.PI)
+			C[nl.T] += mc.PN
+			C[c.Tj(first[i])] += mc.PI - mc.PN
+		case nl.s[i] != 0: // unserved and forced: used, first message at s_i
+			nl.konst += mc.S * (mc.PS - mc.PI)
+			C[nl.T] += mc.PN
+			C[nl.s[i]] += mc.PI - mc.PN
+		default:
+			C[nl.T] += mc.PI
+		}
+		if nl.tp < 0 {
+			continue
+		}
+		// g of the suffix load β_i: Σ_c g(α_c) >= s1 β_i and, with k_i chunks,
+		// >= s2 β_i + c2 k_i (convex); >= chord·β_i (concave, every chunk <= β̄_i).
+		if h, ok := c.H[i]; ok {
+			// H' = H − s1 β_i >= 0, as G' above.
+			C[h] = 1
+			C[c.Beta(i)] += em.s1[i]
+			add(ge, 0, f(h), 1/(em.s2[i]-em.s1[i]), f(c.Beta(i)), -1, f(c.Kc[i]), in.Machines[i].Rho)
+		} else {
+			C[c.Beta(i)] += em.chord(i, math.Min(r.betaMax[i], in.V))
+		}
+		z, ok := c.Z[i]
+		if !ok {
+			continue
+		}
+		// An unserved machine that may stay unused: z_i in [0, 1], β_i <= β̄_i z_i,
+		// startup S(P^S − P^I) z_i, and (P^N − P^I)(T − t_f) >= (P^N − P^I)(O z_i +
+		// (C + a_1) β_i) (and the out-of-core form with k_i) when P^N > P^I, else
+		// >= (P^N − P^I)(deadline − S_i) z_i.
+		zs = append(zs, f(z), 1)
+		add(le, 1, f(z), 1)
+		add(le, 0, f(c.Beta(i)), 1, f(z), -math.Max(r.betaMax[i], minBetaMax))
+		C[z] += mc.S * (mc.PS - mc.PI)
+		if w, ok := c.W[i]; ok {
+			C[w] = mc.PN - mc.PI
+			add(ge, 0, f(w), 1, f(z), -mc.O, f(c.Beta(i)), -(mc.C + mc.A1))
+			if k, ok := c.Kc[i]; ok {
+				add(ge, 0, f(w), 1, f(k), -(mc.O + mc.B2()), f(c.Beta(i)), -(mc.C + mc.A2))
+			}
+		} else {
+			C[z] += (mc.PN - mc.PI) * (r.deadline - mc.S)
+		}
+	}
+	if len(zs) > 0 {
+		add(le, float64(max(spare, 0)), zs...) // each needs a suffix message of its own
+	}
 }
 
 // seqCut returns the lengths λ_i and the right-hand side of the sequencing
@@ -337,21 +501,19 @@ func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool)
 	return lam, (sum*sum - sq) / 2, true
 }
 
-func contains(seq []int, i int) bool {
-	for _, x := range seq {
-		if x == i {
-			return true
-		}
-	}
-	return false
-}
-
 // schedule decodes the exact LP of a full sequence.
 func (r *relax) schedule(seq []int, x []float64) dm.Schedule {
 	p := len(seq)
 	s := dm.Schedule{Messages: make([]dm.Message, p)}
-	for j, i := range seq {
-		s.Messages[j] = dm.Message{Machine: i, Size: math.Max(x[j], 0), Start: x[p+j]}
+	for j, sym := range seq {
+		s.Messages[j] = dm.Message{Machine: r.mach(sym), Size: math.Max(x[j], 0), Start: x[p+j]}
+	}
+	if r.energy != nil {
+		// The energy is charged over T: the fixed length, or the LP's T (<= deadline).
+		s.T = r.deadline
+		if !r.fixed {
+			s.T = x[2*p+p]
+		}
 	}
 	return s
 }
@@ -363,14 +525,7 @@ func (r *relax) unservedForced(seq []int) int {
 		if !r.forced[i] {
 			continue
 		}
-		served := false
-		for _, s := range seq {
-			if s == i {
-				served = true
-				break
-			}
-		}
-		if !served {
+		if !r.served(seq, i) {
 			k++
 		}
 	}
