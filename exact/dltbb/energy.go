@@ -102,3 +102,77 @@ func (r *relax) served(seq []int, i int) bool {
 	}
 	return false
 }
+
+// machineSet is a node's decision on which machines are used (min-energy): the search
+// first decides, machine by machine, whether each is used (in) or not (out), then
+// sequences the messages among the used ones. Deciding the set first makes the
+// relaxation of a prefix much tighter: the used machines pay their startup in full
+// and are forced (the count rule and the sequencing cuts apply to them), and the
+// others take no load. Undecided machines keep the relaxed z_i of energy.go.
+type machineSet struct {
+	in, out  []bool
+	next     int       // the next machine to decide; m when the set is complete
+	forced   []bool    // in, or needed for the capacity by the allowed machines
+	allowed  []bool    // not out
+	alphaMin []float64 // lower bound on the load of each machine in the subtree
+}
+
+// rootSet returns the set with nothing decided.
+func (r *relax) rootSet() *machineSet {
+	return r.derive(make([]bool, r.m), make([]bool, r.m), 0)
+}
+
+// derive completes a set's forced machines and load bounds from the capacities at the
+// deadline: without machine i the allowed others compute Σ cap_k < V means i is used
+// in every schedule of the subtree. It returns nil when the allowed machines lack the
+// capacity for V.
+func (r *relax) derive(in, out []bool, next int) *machineSet {
+	ms := &machineSet{in: in, out: out, next: next, forced: make([]bool, r.m), allowed: make([]bool, r.m), alphaMin: make([]float64, r.m)}
+	total := 0.0
+	for i := range r.m {
+		ms.allowed[i] = !out[i]
+		if ms.allowed[i] {
+			total += r.caps[i]
+		}
+	}
+	if total < r.in.V*(1-1e-9) {
+		return nil
+	}
+	for i := range r.m {
+		if !ms.allowed[i] {
+			continue
+		}
+		ms.forced[i] = in[i] || r.forced[i] || total-r.caps[i] < r.in.V*(1-1e-9)
+		ms.alphaMin[i] = math.Max(r.alphaMin[i], r.in.V-(total-r.caps[i]))
+	}
+	return ms
+}
+
+// children returns the two sets that decide machine ms.next (used, not used), those
+// with the capacity for V and not ruled out by the symmetry of identical machines (a
+// later identical machine is used only if every earlier one is).
+func (r *relax) children(ms *machineSet) []*machineSet {
+	i := ms.next
+	var out []*machineSet
+	for _, use := range []bool{true, false} {
+		in, ex := append([]bool(nil), ms.in...), append([]bool(nil), ms.out...)
+		in[i], ex[i] = use, !use
+		if use {
+			sym := false
+			for k := 0; k < i; k++ {
+				sym = sym || ex[k] && dm.Identical(r.in.Machines[k], r.in.Machines[i])
+			}
+			if sym {
+				continue
+			}
+		}
+		if c := r.derive(in, ex, i+1); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// complete reports whether every machine of the set is decided (nil: no set
+// branching, min-time).
+func (ms *machineSet) complete(m int) bool { return ms == nil || ms.next >= m }

@@ -44,16 +44,22 @@ func tinyEnergy(t *testing.T, count int, seed uint64) []*dm.Instance {
 }
 
 // energyCompletions returns the lowest evaluator energy over the exact LPs of every
-// full symbol sequence that starts with prefix, and checks on the way that each
+// full symbol sequence that starts with prefix and whose used machines agree with ms
+// (all its "in" machines, none of its "out" ones), and checks on the way that each
 // leaf LP's value is the evaluator's energy of its schedule (the leaf LP is exact).
-func energyCompletions(t *testing.T, rx *relax, prefix []int) float64 {
+func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) float64 {
 	t.Helper()
 	best := math.Inf(1)
 	syms := rx.symbols()
 	var rec func(seq []int)
 	rec = func(seq []int) {
 		if len(seq) == rx.n {
-			nl := rx.build(seq, nil)
+			for i := range rx.m {
+				if ms != nil && (ms.in[i] && !rx.served(seq, i) || ms.out[i] && rx.served(seq, i)) {
+					return
+				}
+			}
+			nl := rx.build(seq, nil, nil)
 			x, obj, err := refLP(nl.lp)
 			if err != nil {
 				return // infeasible sequence
@@ -76,8 +82,10 @@ func energyCompletions(t *testing.T, rx *relax, prefix []int) float64 {
 	return best
 }
 
-// The min-energy node bound is below the best completion of every prefix, and the
-// best leaf is the optimum of the enumeration over sequences and pieces (dltseq).
+// The min-energy node bound is below the best completion of every machine set and
+// prefix (the root's undecided set, every decided set on the way down, every prefix
+// of the root and of the complete sets), and the best leaf is the optimum of the
+// enumeration over sequences and pieces (dltseq).
 func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 	for k, in := range tinyEnergy(t, 24, 5) {
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
@@ -87,32 +95,48 @@ func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 		rx := newRelax(in)
 		rx.setTarget(rx.deadline)
 		s := &search{in: in, solver: chainLP, rx: rx, res: &Result{Objective: math.Inf(1)}}
-		opt := energyCompletions(t, rx, nil)
+		opt := energyCompletions(t, rx, nil, nil)
 		if want.Feasible != !math.IsInf(opt, 1) || want.Feasible && math.Abs(opt-want.Objective) > 1e-6*want.Objective {
 			t.Fatalf("instance %d: best leaf %g, enumeration %v %g", k, opt, want.Feasible, want.Objective)
 		}
-		var walk func(prefix []int, cuts [][]int)
-		walk = func(prefix []int, cuts [][]int) {
-			best := energyCompletions(t, rx, prefix)
-			_, b, c, ok, err := s.solve(prefix, cuts)
+		check := func(prefix []int, cuts [][]int, ms *machineSet) ([][]int, bool) {
+			best := energyCompletions(t, rx, prefix, ms)
+			_, b, c, ok, err := s.solve(prefix, cuts, ms)
 			if err != nil {
 				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 			}
 			if !math.IsInf(best, 1) {
 				if !ok {
-					t.Fatalf("instance %d prefix %v: LP infeasible, a completion has E = %g", k, prefix, best)
+					t.Fatalf("instance %d prefix %v set %+v: LP infeasible, a completion has E = %g", k, prefix, ms, best)
 				}
 				if b > best*(1+1e-7)+1e-7 {
-					t.Fatalf("instance %d prefix %v: bound %g above the best completion %g", k, prefix, b, best)
+					t.Fatalf("instance %d prefix %v set %+v: bound %g above the best completion %g", k, prefix, ms, b, best)
 				}
 			}
+			return c, ok
+		}
+		var walk func(prefix []int, cuts [][]int, ms *machineSet)
+		walk = func(prefix []int, cuts [][]int, ms *machineSet) {
+			c, ok := check(prefix, cuts, ms)
 			if len(prefix) < in.N && ok {
-				for _, i := range rx.symbols() {
-					walk(append(append([]int(nil), prefix...), i), c)
+				for _, i := range s.symbolsOf(ms) {
+					walk(append(append([]int(nil), prefix...), i), c, ms)
 				}
 			}
 		}
-		walk(nil, nil)
+		var sets func(ms *machineSet)
+		sets = func(ms *machineSet) {
+			if ms.complete(rx.m) {
+				walk(nil, nil, ms)
+				return
+			}
+			check(nil, nil, ms)
+			for _, c := range rx.children(ms) {
+				sets(c)
+			}
+		}
+		walk(nil, nil, rx.rootSet())
+		sets(rx.rootSet())
 	}
 }
 
@@ -155,10 +179,10 @@ func TestEnergySolveMatchesTheEnumeration(t *testing.T) {
 	}
 }
 
-// chainLP is Simplex with the Bland's-rule reference as the fallback when it fails,
-// as kinds/dltmulti runs the node LPs.
+// chainLP is SimplexBoth with the Bland's-rule reference as the fallback when it
+// fails, as kinds/dltmulti runs the min-energy node LPs.
 func chainLP(p *LP) ([]float64, float64, error) {
-	if x, o, err := Simplex(p); err == nil {
+	if x, o, err := SimplexBoth(p); err == nil {
 		return x, o, nil
 	}
 	return refLP(p)

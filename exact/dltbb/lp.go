@@ -42,6 +42,7 @@ type relax struct {
 	forced   []bool    // machines every schedule below the target uses
 	betaMax  []float64 // upper bound on the load of M_i below the target
 	alphaMin []float64 // lower bound on the load of M_i below the target
+	caps     []float64 // capacity of M_i at the last target: max(0, target − S_i − O_i)/(a_1i + C_i)
 	deadline float64   // +Inf without one
 	fixed    bool      // T == deadline (fixed_length)
 
@@ -95,6 +96,7 @@ func (r *relax) setTarget(target float64) {
 	in := r.in
 	total := 0.0
 	caps := make([]float64, r.m)
+	r.caps = caps
 	for i, mc := range in.Machines {
 		caps[i] = math.Max(0, target-mc.S-mc.O) / (mc.A1 + mc.C)
 		total += caps[i]
@@ -155,7 +157,11 @@ type nodeLP struct {
 // holds symbols (see symbols); for min-time they are the machines. For min-energy the
 // objective is the energy bound of energy.go and T is fixed to (or bounded by) the
 // deadline.
-func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
+func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
+	forced, alphaMin := r.forced, r.alphaMin
+	if ms != nil {
+		forced, alphaMin = ms.forced, ms.alphaMin
+	}
 	in, n := r.in, r.n
 	p := len(seq)
 	suffix := p < n
@@ -175,7 +181,7 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	if suffix {
 		nv += r.m
 		for i := range r.m {
-			if r.forced[i] && !r.served(seq, i) {
+			if forced[i] && !r.served(seq, i) {
 				sCol[i] = nv
 				nv++
 			}
@@ -204,7 +210,7 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 					hCol[i] = nv
 					nv++
 				}
-				if _, f := sCol[i]; f || r.served(seq, i) {
+				if _, f := sCol[i]; f || r.served(seq, i) || ms != nil && !ms.allowed[i] {
 					continue
 				}
 				zCol[i] = nv
@@ -332,7 +338,7 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 			add(le, countRHS, count...)
 		}
 		for _, A := range cuts {
-			lam, rhs, ok := r.seqCut(A, rem-nForced)
+			lam, rhs, ok := r.seqCut(A, rem-nForced, alphaMin)
 			if !ok {
 				continue
 			}
@@ -348,6 +354,13 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 			}
 			add(ge, rhs, append(append([]float64{}, row...), f(Tj(p)), -sum)...)
 			add(ge, rhs+sum*rel, row...)
+		}
+	}
+	if suffix && ms != nil {
+		for i := range r.m {
+			if !ms.allowed[i] {
+				add(le, 0, f(Beta(i)), 1) // not used
+			}
 		}
 	}
 	add(eq, in.V, load...)
@@ -481,14 +494,14 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 // and start at s_i >= R, Σ_{A∖D} λ_i (s_i − R) >= Σ_{i<k∈A∖D} λ_i λ_k; the terms of D on
 // the left are >= 0, and the right side is smallest when D holds the spare largest λ_i,
 // so rhs = Σ_{i<k} λ_i λ_k over A without its spare largest λ holds for every D.
-func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool) {
+func (r *relax) seqCut(A []int, spare int, alphaMin []float64) (lam []float64, rhs float64, ok bool) {
 	if len(A)-max(spare, 0) < 2 {
 		return nil, 0, false
 	}
 	lam = make([]float64, len(A))
 	for k, i := range A {
 		mc := r.in.Machines[i]
-		lam[k] = mc.O + mc.C*r.alphaMin[i]
+		lam[k] = mc.O + mc.C*alphaMin[i]
 	}
 	rest := append([]float64(nil), lam...)
 	sort.Sort(sort.Reverse(sort.Float64Slice(rest)))
@@ -518,11 +531,16 @@ func (r *relax) schedule(seq []int, x []float64) dm.Schedule {
 	return s
 }
 
-// unservedForced counts the forced machines without a message in seq.
-func (r *relax) unservedForced(seq []int) int {
+// unservedForced counts the forced machines (of ms, or of the target) without a
+// message in seq.
+func (r *relax) unservedForced(seq []int, ms *machineSet) int {
+	forced := r.forced
+	if ms != nil {
+		forced = ms.forced
+	}
 	k := 0
 	for i := range r.m {
-		if !r.forced[i] {
+		if !forced[i] {
 			continue
 		}
 		if !r.served(seq, i) {

@@ -136,15 +136,15 @@ const maxCutRounds = 8
 // machines sorted by their first-message start in the LP solution, each leading
 // subset of that order, and of the machines with S_i >= θ for every θ. ok is false
 // when the LP is infeasible. cuts are the subsets the final LP holds.
-func (s *search) solve(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
-	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited)
+func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
+	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms)
 	s.res.LPs += lps
 	return x, bound, cuts, ok, err
 }
 
 // solveCounted is solve without touching the result: it also returns the number of
 // LPs it ran, and is safe to call from several goroutines.
-func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -155,7 +155,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound 
 		}
 	}
 	for round := 0; ; round++ {
-		nl := s.rx.build(seq, cuts)
+		nl := s.rx.build(seq, cuts, ms)
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -171,15 +171,19 @@ func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound 
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
 			return x, bound, cuts, true, lps, nil
 		}
-		if !s.separate(seq, nl, x, &cuts) {
+		if !s.separate(seq, nl, x, &cuts, ms) {
 			return x, bound, cuts, true, lps, nil
 		}
 	}
 }
 
 // separate appends the violated sequencing cuts at x to cuts.
-func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
+func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int, set *machineSet) bool {
 	in := s.in
+	alphaMin := s.rx.alphaMin
+	if set != nil {
+		alphaMin = set.alphaMin
+	}
 	var ms []int
 	for i := range nl.s {
 		ms = append(ms, i)
@@ -189,7 +193,7 @@ func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) boo
 	})
 	spare := in.N - len(seq) - len(nl.s)
 	violated := func(A []int) bool {
-		lam, rhs, ok := s.rx.seqCut(A, spare)
+		lam, rhs, ok := s.rx.seqCut(A, spare, alphaMin)
 		if !ok {
 			return false
 		}
@@ -249,7 +253,7 @@ func sortedCopy(A []int) []int {
 // leaf solves a full sequence and offers its schedule as an incumbent (accept). It
 // returns the schedule's objective (+Inf when infeasible or rejected).
 func (s *search) leaf(seq []int) (float64, error) {
-	x, _, _, ok, err := s.solve(seq, nil)
+	x, _, _, ok, err := s.solve(seq, nil, nil)
 	if err != nil || !ok {
 		return math.Inf(1), nil // a start whose LP fails is only not used
 	}
@@ -288,6 +292,7 @@ func (s *search) accept(seq []int, x []float64) bool {
 // child is one child of an expanded node and the outcome of its LP.
 type child struct {
 	seq   []int
+	ms    *machineSet // the machine set (min-energy), nil for min-time
 	x     []float64
 	bound float64
 	cuts  [][]int
@@ -308,7 +313,7 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 			defer wg.Done()
 			for k := range work {
 				c := &kids[k]
-				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts)
+				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms)
 			}
 		}()
 	}
@@ -390,6 +395,7 @@ type item struct {
 	seq   []int
 	bound float64
 	cuts  [][]int
+	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
 }
 
 type queue []item
@@ -405,19 +411,23 @@ func (q *queue) Pop() any     { old := *q; it := old[len(old)-1]; *q = old[:len(
 // run is the best-first search.
 func (s *search) run(ctx context.Context) error {
 	in := s.in
-	_, b0, cuts0, ok, err := s.solve(nil, nil)
+	var ms0 *machineSet
+	if s.rx.energy != nil {
+		ms0 = s.rx.rootSet()
+	}
+	_, b0, cuts0, ok, err := s.solve(nil, nil, ms0)
 	if err != nil {
 		return err
 	}
 	q := &queue{}
 	if ok {
-		heap.Push(q, item{nil, b0, cuts0})
+		heap.Push(q, item{nil, b0, cuts0, ms0})
 	}
 	if s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.Objective, s.rx.forced)
 	}
 	if ok && s.res.Objective > b0*(1+diveGap) {
-		if d, err := s.dive(ctx, item{nil, b0, cuts0}); err != nil {
+		if d, err := s.dive(ctx, item{nil, b0, cuts0, ms0}); err != nil {
 			return err
 		} else if d {
 			s.retarget()
@@ -441,18 +451,38 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Nodes, q.Len(), s.res.LPs, top.bound, s.res.Objective, len(top.seq))
 		}
 		p := len(top.seq)
+		if !top.ms.complete(in.M()) {
+			// Decide the next machine: used or not.
+			var kids []child
+			for _, c := range s.rx.children(top.ms) {
+				kids = append(kids, child{seq: top.seq, ms: c})
+			}
+			s.evaluate(kids, top.cuts)
+			for _, k := range kids {
+				switch {
+				case k.err != nil:
+					s.res.Failed++
+					heap.Push(q, item{k.seq, top.bound, top.cuts, k.ms})
+				case !k.ok || k.bound >= s.target():
+					s.res.Pruned++
+				default:
+					heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, k.ms})
+				}
+			}
+			continue
+		}
 		var kids []child
-		for _, i := range s.rx.symbols() {
+		for _, i := range s.symbolsOf(top.ms) {
 			if s.skip(top.seq, i) {
 				s.res.Pruned++
 				continue
 			}
 			seq := append(append(make([]int, 0, p+1), top.seq...), i)
-			if p+1 < in.N && s.rx.unservedForced(seq) > in.N-p-1 {
+			if p+1 < in.N && s.rx.unservedForced(seq, top.ms) > in.N-p-1 {
 				s.res.Pruned++
 				continue
 			}
-			kids = append(kids, child{seq: seq})
+			kids = append(kids, child{seq: seq, ms: top.ms})
 		}
 		s.evaluate(kids, top.cuts)
 		improved := false
@@ -472,7 +502,7 @@ func (s *search) run(ctx context.Context) error {
 				if p+1 == in.N {
 					s.failedBound = math.Min(s.failedBound, top.bound)
 				} else {
-					heap.Push(q, item{k.seq, top.bound, top.cuts})
+					heap.Push(q, item{k.seq, top.bound, top.cuts, top.ms})
 				}
 				continue
 			}
@@ -490,7 +520,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts})
+			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, top.ms})
 		}
 		if improved {
 			if !s.opt.NoLocalSearch {
@@ -531,15 +561,15 @@ const diveEvery = 256
 // and offers that leaf as an incumbent; it reports whether the incumbent improved.
 func (s *search) dive(ctx context.Context, node item) (bool, error) {
 	in := s.in
-	seq, cuts := node.seq, node.cuts
+	seq, cuts, ms := node.seq, node.cuts, node.ms
 	for len(seq) < in.N {
 		var kids []child
-		for _, i := range s.rx.symbols() {
+		for _, i := range s.symbolsOf(ms) {
 			c := append(append(make([]int, 0, len(seq)+1), seq...), i)
-			if s.skip(seq, i) || len(c) < in.N && s.rx.unservedForced(c) > in.N-len(c) {
+			if s.skip(seq, i) || len(c) < in.N && s.rx.unservedForced(c, ms) > in.N-len(c) {
 				continue
 			}
-			kids = append(kids, child{seq: c})
+			kids = append(kids, child{seq: c, ms: ms})
 		}
 		s.evaluate(kids, cuts)
 		// The smallest bound among the children whose new message carries load in
@@ -576,6 +606,21 @@ func (s *search) dive(ctx context.Context, node item) (bool, error) {
 		seq, cuts = kids[best].seq, kids[best].cuts
 	}
 	return false, nil
+}
+
+// symbolsOf returns the symbols of the machines the set allows (all without a set).
+func (s *search) symbolsOf(ms *machineSet) []int {
+	all := s.rx.symbols()
+	if ms == nil {
+		return all
+	}
+	out := all[:0:0]
+	for _, sym := range all {
+		if ms.allowed[s.rx.mach(sym)] {
+			out = append(out, sym)
+		}
+	}
+	return out
 }
 
 // skip applies the symmetry rule to the symbol sym: among identical machines, a later

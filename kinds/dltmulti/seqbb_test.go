@@ -73,3 +73,47 @@ func TestSequenceBranchAndBoundStopsAtTheTimeLimit(t *testing.T) {
 		t.Fatalf("status %s (%s)", res.Status, res.Message)
 	}
 }
+
+// The backend "exact" on a min-energy instance beyond the enumeration's limit runs the
+// sequence branch-and-bound with HiGHS as its node LP solver; its optimum (gap 0) and
+// its gap-bounded answers agree with a full enumeration over sequences and pieces,
+// at a fixed length and under a deadline, with convex and concave g_i.
+func TestExactBackendMinEnergyMatchesTheEnumeration(t *testing.T) {
+	for k := range 6 {
+		in, err := dm.Generate(dm.GenConfig{M: 3, N: 5, V: 1500 + 1000*float64(k), P0N: 100, Seed: uint64(500 + k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tmin, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil || !tmin.Feasible {
+			t.Fatalf("instance %d: min-time enumeration: %v", k, err)
+		}
+		if k%2 == 1 { // M_0 concave: out-of-core computing below P^N
+			mc := &in.Machines[0]
+			mc.K2 = math.Max(mc.K1+1, 0.5*mc.PN*mc.A2)
+		}
+		in.Objective = dm.MinEnergy
+		d := tmin.Objective * []float64{1.05, 1.5, 2.5}[k%3]
+		in.Deadline, in.FixedLength = &d, k%3 != 2
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil || !want.Feasible {
+			t.Fatalf("instance %d: enumeration: %v", k, err)
+		}
+		p := &Problem{Inst: in}
+		p.KindName, p.InstName = dm.Kind, in.Name
+		for _, gap := range []float64{0, 0.01} {
+			res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: gap, Threads: 2}})
+			if err != nil {
+				t.Fatalf("instance %d: %v", k, err)
+			}
+			if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+				t.Fatalf("instance %d gap %g: status %s (%s), evaluator %+v", k, gap, res.Status, res.Message, res.Check.Evaluator)
+			}
+			obj, bound := *res.Objective, *res.Bound
+			tol := 1e-6 * want.Objective
+			if obj < want.Objective-tol || obj > want.Objective/(1-gap)+tol || bound > want.Objective+tol || *res.Gap > gap+1e-9 {
+				t.Fatalf("instance %d gap %g: E %g, bound %g, gap %g; enumeration %g", k, gap, obj, bound, *res.Gap, want.Objective)
+			}
+		}
+	}
+}
