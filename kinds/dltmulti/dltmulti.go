@@ -123,8 +123,9 @@ func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 
 // Solve solves the MIP with req's backend and cross-checks it with Exact.
 //
-// With the backend "exact", min-time instances too large for the enumeration go to the
-// sequence branch-and-bound of exact/dltbb (solveSequenceBB).
+// With the backend "exact", instances too large for the enumeration go to the sequence
+// branch-and-bound of exact/dltbb (solveSequenceBB) where it applies: min-time without
+// an energy limit or fixed length, and min-energy without an energy limit.
 func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	if req.Backend == solve.Exact && SequenceBBApplies(p.Inst) && !enumerable(p.Inst) {
 		return p.solveSequenceBB(ctx, req)

@@ -20,9 +20,10 @@ import (
 // minimum energy under its deadline (fixed length or not) without an energy limit.
 func SequenceBBApplies(in *dm.Instance) bool { return dltbb.Applies(in) }
 
-// Advice points a MILP solve of a min-time instance that ended without a proof to the
-// sequence branch-and-bound, which proves Table 6.1 to 0.2 % in under a minute where
-// HiGHS stays at 3.6 % after 120 s (docs/reproduction/dltmulti.md).
+// Advice points a MILP solve that ended without a proof to the sequence
+// branch-and-bound, which proves Table 6.1 to 0.2 % in under a minute where HiGHS
+// stays at 3.6 % after 120 s (min-time) and at 3-31 % (min-energy at fixed T = 432 to
+// 1000 s), see docs/reproduction/dltmulti.md.
 func (p *Problem) Advice(backend string, res *solve.Result) string {
 	if backend == solve.Exact || !SequenceBBApplies(p.Inst) || enumerable(p.Inst) {
 		return ""

@@ -79,7 +79,7 @@ func TestSequenceBranchAndBoundStopsAtTheTimeLimit(t *testing.T) {
 // its gap-bounded answers agree with a full enumeration over sequences and pieces,
 // at a fixed length and under a deadline, with convex and concave g_i.
 func TestExactBackendMinEnergyMatchesTheEnumeration(t *testing.T) {
-	for k := range 6 {
+	for k := range 4 {
 		in, err := dm.Generate(dm.GenConfig{M: 3, N: 5, V: 1500 + 1000*float64(k), P0N: 100, Seed: uint64(500 + k)})
 		if err != nil {
 			t.Fatal(err)
