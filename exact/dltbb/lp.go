@@ -197,6 +197,9 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 	// message to T, when P^N > P^I).
 	em := r.energy
 	gCol, hCol, zCol, wCol := map[int]int{}, map[int]int{}, map[int]int{}, map[int]int{}
+	// X_i: the out-of-core excess Σ_c (α_c − ρ_i)^+ of M_i's suffix chunks, for a
+	// concave g_i (see energyObjective); it costs (a_2 − a_1) per MB in M_i's time rows.
+	xCol := map[int]int{}
 	if em != nil {
 		for j, sym := range seq {
 			if i := r.mach(sym); em.kinked(i) && in.Machines[i].Rho < in.V {
@@ -208,6 +211,10 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 			for i, mc := range in.Machines {
 				if _, ok := kCol[i]; ok && em.kinked(i) {
 					hCol[i] = nv
+					nv++
+				}
+				if em.concave[i] && r.betaMax[i] > mc.Rho && (ms == nil || ms.allowed[i]) {
+					xCol[i] = nv
 					nv++
 				}
 				if _, f := sCol[i]; f || r.served(seq, i) || ms != nil && !ms.allowed[i] {
@@ -234,6 +241,13 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		lp.B = append(lp.B, b)
 	}
 	f := func(c int) float64 { return float64(c) }
+	// xt returns the X_i term of M_i's time rows (none without the column).
+	xt := func(i int) []float64 {
+		if c, ok := xCol[i]; ok {
+			return []float64{f(c), in.Machines[i].A2 - in.Machines[i].A1}
+		}
+		return nil
+	}
 	lastIndex := make([]int, r.m) // last prefix message per machine, -1 if none
 	for i := range lastIndex {
 		lastIndex[i] = -1
@@ -275,7 +289,7 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		// takes a message: k_i >= β_i/β̄_i.
 		busy := func(rel int, rhs float64, start []float64, i int) {
 			mc := in.Machines[i]
-			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)...)
+			add(rel, rhs, append(append(append([]float64{}, start...), f(Kc(i)), mc.O, f(Beta(i)), mc.C+mc.A1, f(Tc), -1), xt(i)...)...)
 			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O+mc.B2(), f(Beta(i)), mc.C+mc.A2, f(Tc), -1)...)
 		}
 		// Machines whose load cannot exceed ρ_i keep k_i = β_i/β̄_i implicitly (no
@@ -301,17 +315,17 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 					g += mc.O / r.betaMax[i]
 					count = append(count, f(Beta(i)), 1/r.betaMax[i])
 				}
-				add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
+				add(le, 0, append([]float64{f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				if si, first := sCol[i]; first {
 					nForced++
 					ovh += mc.O
 					add(ge, 0, f(si), 1, f(Tj(p)), -1)
 					add(ge, mc.S, f(si), 1)
-					add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
+					add(le, -mc.O, append([]float64{f(si), 1, f(Beta(i)), mc.C + mc.A1, f(Tc), -1}, xt(i)...)...)
 				} else if l := lastIndex[i]; l >= 0 {
-					add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
+					add(le, -mc.O, append([]float64{f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				} else if mc.S <= r.lbT {
-					add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
+					add(le, -mc.S, append([]float64{f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				}
 				continue
 			}
@@ -377,7 +391,7 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		nl.tp = Tj(p)
 	}
 	if em != nil {
-		r.energyObjective(nl, seq, energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol},
+		r.energyObjective(nl, seq, energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol},
 			rem-nForced, add)
 	}
 	return nl
@@ -385,8 +399,8 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 
 // energyCols are the columns energyObjective reads.
 type energyCols struct {
-	A, Tj, Beta    func(int) int
-	Kc, G, H, Z, W map[int]int
+	A, Tj, Beta       func(int) int
+	Kc, G, H, Z, W, X map[int]int
 }
 
 // energyObjective replaces the node LP's objective T by the energy bound of energy.go
@@ -449,8 +463,16 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 			continue
 		}
 		// g of the suffix load β_i: Σ_c g(α_c) >= s1 β_i and, with k_i chunks,
-		// >= s2 β_i + c2 k_i (convex); >= chord·β_i (concave, every chunk <= β̄_i).
-		if h, ok := c.H[i]; ok {
+		// >= s2 β_i + c2 k_i (convex). Concave: s1 β_i + (s2 − s1) X_i with the
+		// out-of-core excess X_i charged in the time rows (exact), or, where no chunk
+		// can exceed ρ_i, the chord (then s1).
+		if x, ok := c.X[i]; ok {
+			// Concave g: Σ_c g(α_c) = s1 β_i + (s2 − s1) X_i exactly, with X_i <= β_i
+			// the out-of-core excess, whose time the rows charge.
+			C[c.Beta(i)] += em.s1[i]
+			C[x] = em.s2[i] - em.s1[i]
+			add(le, 0, f(x), 1, f(c.Beta(i)), -1)
+		} else if h, ok := c.H[i]; ok {
 			// H' = H − s1 β_i >= 0, as G' above.
 			C[h] = 1
 			C[c.Beta(i)] += em.s1[i]
@@ -472,7 +494,11 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 		C[z] += mc.S * (mc.PS - mc.PI)
 		if w, ok := c.W[i]; ok {
 			C[w] = mc.PN - mc.PI
-			add(ge, 0, f(w), 1, f(z), -mc.O, f(c.Beta(i)), -(mc.C + mc.A1))
+			row := []float64{f(w), 1, f(z), -mc.O, f(c.Beta(i)), -(mc.C + mc.A1)}
+			if x, ok := c.X[i]; ok {
+				row = append(row, f(x), -(mc.A2 - mc.A1))
+			}
+			add(ge, 0, row...)
 			if k, ok := c.Kc[i]; ok {
 				add(ge, 0, f(w), 1, f(k), -(mc.O + mc.B2()), f(c.Beta(i)), -(mc.C + mc.A2))
 			}
