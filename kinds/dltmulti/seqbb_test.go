@@ -2,6 +2,7 @@ package dltmulti
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/schedopt/schedopt/backends"
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltseq"
+	"github.com/schedopt/schedopt/kinds/kindtest"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -115,5 +117,28 @@ func TestExactBackendMinEnergyMatchesTheEnumeration(t *testing.T) {
 				t.Fatalf("instance %d gap %g: E %g, bound %g, gap %g; enumeration %g", k, gap, obj, bound, *res.Gap, want.Objective)
 			}
 		}
+	}
+}
+
+// BenchmarkSequenceBBMinEnergy times the min-energy sequence branch-and-bound on
+// Table 6.1 at fixed lengths (gap 0.2 %, 2 threads, node LPs on HiGHS), the issue 14
+// target; T = 432 s, the hardest of the four, is in the build-tagged headline test.
+func BenchmarkSequenceBBMinEnergy(b *testing.B) {
+	for _, T := range []float64{300, 700, 1000} {
+		in := kindtest.MustLoad(b, "dlt-multi-table6.1.json", Kind()).(*Problem).Inst
+		c := *in
+		c.Objective, c.Deadline, c.FixedLength = dm.MinEnergy, &T, true
+		b.Run(fmt.Sprintf("T=%g", T), func(b *testing.B) {
+			p := &Problem{Inst: &c}
+			p.KindName, p.InstName = dm.Kind, c.Name
+			for b.Loop() {
+				res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0.002, Threads: 2}})
+				if err != nil || res.Status != solve.StatusOptimal {
+					b.Fatalf("%v %+v", err, res)
+				}
+				b.ReportMetric(*res.Objective, "J")
+				b.ReportMetric(float64(res.Nodes), "nodes")
+			}
+		})
 	}
 }
