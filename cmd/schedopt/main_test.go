@@ -253,7 +253,7 @@ func TestBadInputExitsTwoWithOneLineNamingFileFieldAndReason(t *testing.T) {
 		{"bench bad shard", []string{"bench", beSpec, "--shard", "3/2"}, []string{"--shard", "3/2"}},
 		{"report missing file", []string{"bench", "report", filepath.Join(dir, "none.jsonl")}, []string{"none.jsonl", "no such file"}},
 		{"gen unknown kind", []string{"gen", "tsp"}, []string{"tsp"}},
-		{"exact without an algorithm", []string{"solve", "testdata/dlt-multi-table6.1-min-energy.json", "--backend", "exact"}, []string{"dlt-multi-table6.1-min-energy.json", "no exact algorithm"}},
+		{"exact without an algorithm", []string{"solve", "testdata/dlt-multi-table6.1-energy-limit.json", "--backend", "exact"}, []string{"dlt-multi-table6.1-energy-limit.json", "no exact algorithm"}},
 		{"front unsupported kind", []string{"front", inst("dlt-flat-ch4-reference.json")}, []string{"dlt-flat"}},
 	}
 	for _, c := range cases {

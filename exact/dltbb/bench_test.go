@@ -26,7 +26,7 @@ func BenchmarkNodeLP(b *testing.B) {
 	in := table61(b)
 	rx := newRelax(in)
 	rx.setTarget(277.36)
-	nl := rx.build([]int{3, 7, 5, 4, 2}, [][]int{{0, 1, 6, 8, 9}, {1, 8, 9}})
+	nl := rx.build([]int{3, 7, 5, 4, 2}, [][]int{{0, 1, 6, 8, 9}, {1, 8, 9}}, nil)
 	for _, c := range []struct {
 		name   string
 		solver LPSolver

@@ -86,7 +86,7 @@ func TestNodeBoundIsBelowEveryCompletion(t *testing.T) {
 			var walk func(prefix []int, cuts [][]int)
 			walk = func(prefix []int, cuts [][]int) {
 				best := completions(t, in, prefix)
-				_, b, c, ok, err := s.solve(prefix, cuts)
+				_, b, c, ok, err := s.solve(prefix, cuts, nil)
 				if err != nil {
 					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 				}
@@ -158,7 +158,7 @@ func TestSimplexAgreesWithTheReference(t *testing.T) {
 		}
 		seqs = append(seqs, full)
 		for _, seq := range seqs {
-			nl := rx.build(seq, nil)
+			nl := rx.build(seq, nil, nil)
 			_, o1, e1 := refLP(nl.lp)
 			_, o2, e2 := Simplex(nl.lp)
 			if (e1 == nil) != (e2 == nil) || errors.Is(e1, ErrInfeasible) != errors.Is(e2, ErrInfeasible) {
@@ -177,7 +177,9 @@ func TestUnsupportedObjectives(t *testing.T) {
 	in.Objective = dm.MinEnergy
 	d := 10 * CapacityLowerBoundTime(in)
 	in.Deadline = &d
+	e := 1e12
+	in.EnergyLimit = &e
 	if _, err := Solve(context.Background(), in, Simplex, Options{}); !errors.Is(err, ErrUnsupported) {
-		t.Fatalf("min-energy: got %v, want ErrUnsupported", err)
+		t.Fatalf("min-energy with an energy limit: got %v, want ErrUnsupported", err)
 	}
 }

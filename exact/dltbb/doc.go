@@ -1,5 +1,6 @@
-// Package dltbb is a branch-and-bound over message sequences for the minimum-time
-// dlt-multi problem (seed 004 §6.2.2, MIP (6.6)-(6.28) with the objective T).
+// Package dltbb is a branch-and-bound over message sequences for the dlt-multi
+// problem (seed 004 §6.2.2, MIP (6.6)-(6.28)): minimum time T, and minimum energy at a
+// fixed (or bounded) length T (energy.go).
 //
 // Once the machine receiving each of the n messages is fixed, minimising T is a linear
 // program (τ_j >= a_1 α_j and τ_j >= a_2 α_j + b_2 stand exactly for the convex (3.1),
@@ -21,6 +22,15 @@
 // Incumbents come from the caller's sequences (the online heuristics), improved by a
 // local search over sequences (replace, swap, move), each sequence solved by its LP.
 // Every incumbent is re-evaluated with the evaluator of domain/dltmulti before it is
-// accepted. The LPs go through an LPSolver given by the caller, so the package needs no
+// accepted.
+//
+// Minimum energy (energy.go) uses the same node LP with the energy as its objective:
+// a used machine's energy is S(P^S − P^I) + P^I t_f + P^N (T − t_f) + Σ g(α) with
+// g = ε − P^N τ, exact in the prefix (G >= both lines of a convex g; the piece of a
+// concave g is part of the sequence, symbol m+i for out-of-core) and bounded below in
+// the suffix. The search first decides for every machine whether it is used (a binary
+// tree of depth m; undecided machines are relaxed by z_i in [0, 1]), then sequences
+// the messages among the used machines, which are then all forced, so that the count
+// rule and the sequencing cuts apply and their startups are paid in full. The LPs go through an LPSolver given by the caller, so the package needs no
 // backend.
 package dltbb

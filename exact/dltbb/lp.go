@@ -42,7 +42,12 @@ type relax struct {
 	forced   []bool    // machines every schedule below the target uses
 	betaMax  []float64 // upper bound on the load of M_i below the target
 	alphaMin []float64 // lower bound on the load of M_i below the target
+	caps     []float64 // capacity of M_i at the last target: max(0, target − S_i − O_i)/(a_1i + C_i)
 	deadline float64   // +Inf without one
+	fixed    bool      // T == deadline (fixed_length)
+
+	// energy is set for min-energy (see energy.go); nil for min-time.
+	energy *energyModel
 }
 
 func newRelax(in *dm.Instance) *relax {
@@ -55,8 +60,21 @@ func newRelax(in *dm.Instance) *relax {
 	}
 	if in.Deadline != nil {
 		r.deadline = *in.Deadline
+		r.fixed = in.FixedLength
+	}
+	if in.Objective == dm.MinEnergy {
+		r.energy = newEnergyModel(in)
 	}
 	return r
+}
+
+// lowerBound is a valid lower bound on the objective: CapacityLowerBoundTime for
+// min-time, 0 for min-energy (every term of (6.4) is nonnegative).
+func (r *relax) lowerBound() float64 {
+	if r.energy != nil {
+		return 0
+	}
+	return r.lbT
 }
 
 // kColRatio: a machine gets a message-count column k_i (and the out-of-core rows)
@@ -78,6 +96,7 @@ func (r *relax) setTarget(target float64) {
 	in := r.in
 	total := 0.0
 	caps := make([]float64, r.m)
+	r.caps = caps
 	for i, mc := range in.Machines {
 		caps[i] = math.Max(0, target-mc.S-mc.O) / (mc.A1 + mc.C)
 		total += caps[i]
@@ -125,16 +144,24 @@ func CapacityLowerBoundTime(in *dm.Instance) float64 {
 
 // nodeLP is a built node LP with the columns the cut separation reads.
 type nodeLP struct {
-	lp   *LP
-	T    int         // the T column
-	tp   int         // the suffix start t_p, -1 at a leaf
-	s    map[int]int // first-message start of each unserved forced machine
-	cuts [][]int     // the sequencing cuts it holds (subsets of unserved machines)
+	lp    *LP
+	T     int         // the T column
+	tp    int         // the suffix start t_p, -1 at a leaf
+	s     map[int]int // first-message start of each unserved forced machine
+	cuts  [][]int     // the sequencing cuts it holds (subsets of unserved machines)
+	konst float64     // constant added to the LP's objective (min-energy)
 }
 
 // build returns the LP of the node with prefix seq (len(seq) == n: the exact LP of
-// the sequence) with the sequencing cuts of the subsets in cuts (see seqCut).
-func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
+// the sequence) with the sequencing cuts of the subsets in cuts (see seqCut). seq
+// holds symbols (see symbols); for min-time they are the machines. For min-energy the
+// objective is the energy bound of energy.go and T is fixed to (or bounded by) the
+// deadline.
+func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
+	forced, alphaMin := r.forced, r.alphaMin
+	if ms != nil {
+		forced, alphaMin = ms.forced, ms.alphaMin
+	}
 	in, n := r.in, r.n
 	p := len(seq)
 	suffix := p < n
@@ -154,13 +181,51 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	if suffix {
 		nv += r.m
 		for i := range r.m {
-			if r.forced[i] && !contains(seq, i) {
+			if forced[i] && !r.served(seq, i) {
 				sCol[i] = nv
 				nv++
 			}
 			if r.betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
 				kCol[i] = nv
 				nv++
+			}
+		}
+	}
+	// Energy columns: G_j (g of a prefix chunk on a convex machine that can go
+	// out-of-core), H_i (g of M_i's suffix load, convex with a k_i column), z_i (an
+	// unserved, unforced machine is used in the suffix), W_i (its time from its first
+	// message to T, when P^N > P^I).
+	em := r.energy
+	gCol, hCol, zCol, wCol := map[int]int{}, map[int]int{}, map[int]int{}, map[int]int{}
+	// X_i: the out-of-core excess Σ_c (α_c − ρ_i)^+ of M_i's suffix chunks, for a
+	// concave g_i (see energyObjective); it costs (a_2 − a_1) per MB in M_i's time rows.
+	xCol := map[int]int{}
+	if em != nil {
+		for j, sym := range seq {
+			if i := r.mach(sym); em.kinked(i) && in.Machines[i].Rho < in.V {
+				gCol[j] = nv
+				nv++
+			}
+		}
+		if suffix {
+			for i, mc := range in.Machines {
+				if _, ok := kCol[i]; ok && em.kinked(i) {
+					hCol[i] = nv
+					nv++
+				}
+				if em.concave[i] && r.betaMax[i] > mc.Rho && (ms == nil || ms.allowed[i]) {
+					xCol[i] = nv
+					nv++
+				}
+				if _, f := sCol[i]; f || r.served(seq, i) || ms != nil && !ms.allowed[i] {
+					continue
+				}
+				zCol[i] = nv
+				nv++
+				if mc.PN > mc.PI {
+					wCol[i] = nv
+					nv++
+				}
 			}
 		}
 	}
@@ -176,11 +241,19 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 		lp.B = append(lp.B, b)
 	}
 	f := func(c int) float64 { return float64(c) }
+	// xt returns the X_i term of M_i's time rows (none without the column).
+	xt := func(i int) []float64 {
+		if c, ok := xCol[i]; ok {
+			return []float64{f(c), in.Machines[i].A2 - in.Machines[i].A1}
+		}
+		return nil
+	}
 	lastIndex := make([]int, r.m) // last prefix message per machine, -1 if none
 	for i := range lastIndex {
 		lastIndex[i] = -1
 	}
-	for j, i := range seq {
+	for j, sym := range seq {
+		i := r.mach(sym)
 		mc := in.Machines[i]
 		add(ge, 0, f(Tau(j)), 1, f(A(j)), -mc.A1)
 		add(ge, mc.B2(), f(Tau(j)), 1, f(A(j)), -mc.A2)
@@ -201,12 +274,13 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 	for j := range p {
 		load = append(load, f(A(j)), 1)
 	}
+	rem := n - p
+	nForced := 0
 	if suffix {
-		rem := n - p
 		if p == 0 {
 			add(ge, r.sMin, f(Tj(0)), 1)
 		}
-		ovh, nForced := 0.0, 0
+		ovh := 0.0
 		link := []float64{f(Tj(p)), 1, f(Tc), -1}
 		// k_i >= 0 is the number of suffix messages to M_i (Σ k_i = rem). From its
 		// ready time on, M_i receives and computes its suffix load β_i in k_i chunks:
@@ -215,7 +289,7 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 		// takes a message: k_i >= β_i/β̄_i.
 		busy := func(rel int, rhs float64, start []float64, i int) {
 			mc := in.Machines[i]
-			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)...)
+			add(rel, rhs, append(append(append([]float64{}, start...), f(Kc(i)), mc.O, f(Beta(i)), mc.C+mc.A1, f(Tc), -1), xt(i)...)...)
 			add(rel, rhs, append(append([]float64{}, start...), f(Kc(i)), mc.O+mc.B2(), f(Beta(i)), mc.C+mc.A2, f(Tc), -1)...)
 		}
 		// Machines whose load cannot exceed ρ_i keep k_i = β_i/β̄_i implicitly (no
@@ -241,17 +315,17 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 					g += mc.O / r.betaMax[i]
 					count = append(count, f(Beta(i)), 1/r.betaMax[i])
 				}
-				add(le, 0, f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1)
+				add(le, 0, append([]float64{f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				if si, first := sCol[i]; first {
 					nForced++
 					ovh += mc.O
 					add(ge, 0, f(si), 1, f(Tj(p)), -1)
 					add(ge, mc.S, f(si), 1)
-					add(le, -mc.O, f(si), 1, f(Beta(i)), mc.C+mc.A1, f(Tc), -1)
+					add(le, -mc.O, append([]float64{f(si), 1, f(Beta(i)), mc.C + mc.A1, f(Tc), -1}, xt(i)...)...)
 				} else if l := lastIndex[i]; l >= 0 {
-					add(le, -mc.O, f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1)
+					add(le, -mc.O, append([]float64{f(Tj(l)), 1, f(A(l)), mc.C, f(Tau(l)), 1, f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				} else if mc.S <= r.lbT {
-					add(le, -mc.S, f(Beta(i)), g, f(Tc), -1)
+					add(le, -mc.S, append([]float64{f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				}
 				continue
 			}
@@ -278,7 +352,7 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 			add(le, countRHS, count...)
 		}
 		for _, A := range cuts {
-			lam, rhs, ok := r.seqCut(A, rem-nForced)
+			lam, rhs, ok := r.seqCut(A, rem-nForced, alphaMin)
 			if !ok {
 				continue
 			}
@@ -296,16 +370,145 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 			add(ge, rhs+sum*rel, row...)
 		}
 	}
+	if suffix && ms != nil {
+		for i := range r.m {
+			if !ms.allowed[i] {
+				add(le, 0, f(Beta(i)), 1) // not used
+			}
+		}
+	}
 	add(eq, in.V, load...)
 	add(ge, r.lbT, f(Tc), 1)
 	if !math.IsInf(r.deadline, 1) {
-		add(le, r.deadline, f(Tc), 1)
+		rel := le
+		if r.fixed {
+			rel = eq
+		}
+		add(rel, r.deadline, f(Tc), 1)
 	}
 	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
 	if suffix {
 		nl.tp = Tj(p)
 	}
+	if em != nil {
+		r.energyObjective(nl, seq, energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol},
+			rem-nForced, add)
+	}
 	return nl
+}
+
+// energyCols are the columns energyObjective reads.
+type energyCols struct {
+	A, Tj, Beta       func(int) int
+	Kc, G, H, Z, W, X map[int]int
+}
+
+// energyObjective replaces the node LP's objective T by the energy bound of energy.go
+// and adds the rows of its energy columns. spare is the number of suffix messages
+// not taken by unserved forced machines.
+func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, add func(int, float64, ...float64)) {
+	in, em := r.in, r.energy
+	C := nl.lp.C
+	f := func(c int) float64 { return float64(c) }
+	C[nl.T] = in.P0N
+	first := make([]int, r.m)
+	for i := range first {
+		first[i] = -1
+	}
+	for j, sym := range seq {
+		if i := r.mach(sym); first[i] < 0 {
+			first[i] = j
+		}
+	}
+	// Prefix chunks.
+	for j, sym := range seq {
+		i := r.mach(sym)
+		mc := in.Machines[i]
+		switch {
+		case !em.concave[i]: // s1 <= s2
+			if g, ok := c.G[j]; ok {
+				// G' = G − s1 α >= 0 (the LP's columns are nonnegative and g may be
+				// negative: k1 < P^N a1); G' >= (s2 − s1) α + c2.
+				// Scaled by 1/(s2 − s1): G'/(s2 − s1) >= α − ρ.
+				C[g] = 1
+				C[c.A(j)] += em.s1[i]
+				add(ge, -in.Machines[i].Rho, f(g), 1/(em.s2[i]-em.s1[i]), f(c.A(j)), -1)
+			} else {
+				C[c.A(j)] += em.s1[i] // α <= V <= ρ: on-core
+			}
+		case sym < r.m: // on-core piece
+			add(le, mc.Rho, f(c.A(j)), 1)
+			C[c.A(j)] += em.s1[i]
+		default: // out-of-core piece
+			add(ge, mc.Rho, f(c.A(j)), 1)
+			C[c.A(j)] += em.s2[i]
+			nl.konst += em.c2[i]
+		}
+	}
+	zs := []float64{}
+	for i, mc := range in.Machines {
+		switch {
+		case first[i] >= 0: // served: exact in t_f
+			nl.konst += mc.S * (mc.PS - mc.PI)
+			C[nl.T] += mc.PN
+			C[c.Tj(first[i])] += mc.PI - mc.PN
+		case nl.s[i] != 0: // unserved and forced: used, first message at s_i
+			nl.konst += mc.S * (mc.PS - mc.PI)
+			C[nl.T] += mc.PN
+			C[nl.s[i]] += mc.PI - mc.PN
+		default:
+			C[nl.T] += mc.PI
+		}
+		if nl.tp < 0 {
+			continue
+		}
+		// g of the suffix load β_i: Σ_c g(α_c) >= s1 β_i and, with k_i chunks,
+		// >= s2 β_i + c2 k_i (convex). Concave: s1 β_i + (s2 − s1) X_i with the
+		// out-of-core excess X_i charged in the time rows (exact), or, where no chunk
+		// can exceed ρ_i, the chord (then s1).
+		if x, ok := c.X[i]; ok {
+			// Concave g: Σ_c g(α_c) = s1 β_i + (s2 − s1) X_i exactly, with X_i <= β_i
+			// the out-of-core excess, whose time the rows charge.
+			C[c.Beta(i)] += em.s1[i]
+			C[x] = em.s2[i] - em.s1[i]
+			add(le, 0, f(x), 1, f(c.Beta(i)), -1)
+		} else if h, ok := c.H[i]; ok {
+			// H' = H − s1 β_i >= 0, as G' above.
+			C[h] = 1
+			C[c.Beta(i)] += em.s1[i]
+			add(ge, 0, f(h), 1/(em.s2[i]-em.s1[i]), f(c.Beta(i)), -1, f(c.Kc[i]), in.Machines[i].Rho)
+		} else {
+			C[c.Beta(i)] += em.chord(i, math.Min(r.betaMax[i], in.V))
+		}
+		z, ok := c.Z[i]
+		if !ok {
+			continue
+		}
+		// An unserved machine that may stay unused: z_i in [0, 1], β_i <= β̄_i z_i,
+		// startup S(P^S − P^I) z_i, and (P^N − P^I)(T − t_f) >= (P^N − P^I)(O z_i +
+		// (C + a_1) β_i) (and the out-of-core form with k_i) when P^N > P^I, else
+		// >= (P^N − P^I)(deadline − S_i) z_i.
+		zs = append(zs, f(z), 1)
+		add(le, 1, f(z), 1)
+		add(le, 0, f(c.Beta(i)), 1, f(z), -math.Max(r.betaMax[i], minBetaMax))
+		C[z] += mc.S * (mc.PS - mc.PI)
+		if w, ok := c.W[i]; ok {
+			C[w] = mc.PN - mc.PI
+			row := []float64{f(w), 1, f(z), -mc.O, f(c.Beta(i)), -(mc.C + mc.A1)}
+			if x, ok := c.X[i]; ok {
+				row = append(row, f(x), -(mc.A2 - mc.A1))
+			}
+			add(ge, 0, row...)
+			if k, ok := c.Kc[i]; ok {
+				add(ge, 0, f(w), 1, f(k), -(mc.O + mc.B2()), f(c.Beta(i)), -(mc.C + mc.A2))
+			}
+		} else {
+			C[z] += (mc.PN - mc.PI) * (r.deadline - mc.S)
+		}
+	}
+	if len(zs) > 0 {
+		add(le, float64(max(spare, 0)), zs...) // each needs a suffix message of its own
+	}
 }
 
 // seqCut returns the lengths λ_i and the right-hand side of the sequencing
@@ -317,14 +520,14 @@ func (r *relax) build(seq []int, cuts [][]int) *nodeLP {
 // and start at s_i >= R, Σ_{A∖D} λ_i (s_i − R) >= Σ_{i<k∈A∖D} λ_i λ_k; the terms of D on
 // the left are >= 0, and the right side is smallest when D holds the spare largest λ_i,
 // so rhs = Σ_{i<k} λ_i λ_k over A without its spare largest λ holds for every D.
-func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool) {
+func (r *relax) seqCut(A []int, spare int, alphaMin []float64) (lam []float64, rhs float64, ok bool) {
 	if len(A)-max(spare, 0) < 2 {
 		return nil, 0, false
 	}
 	lam = make([]float64, len(A))
 	for k, i := range A {
 		mc := r.in.Machines[i]
-		lam[k] = mc.O + mc.C*r.alphaMin[i]
+		lam[k] = mc.O + mc.C*alphaMin[i]
 	}
 	rest := append([]float64(nil), lam...)
 	sort.Sort(sort.Reverse(sort.Float64Slice(rest)))
@@ -337,40 +540,36 @@ func (r *relax) seqCut(A []int, spare int) (lam []float64, rhs float64, ok bool)
 	return lam, (sum*sum - sq) / 2, true
 }
 
-func contains(seq []int, i int) bool {
-	for _, x := range seq {
-		if x == i {
-			return true
-		}
-	}
-	return false
-}
-
 // schedule decodes the exact LP of a full sequence.
 func (r *relax) schedule(seq []int, x []float64) dm.Schedule {
 	p := len(seq)
 	s := dm.Schedule{Messages: make([]dm.Message, p)}
-	for j, i := range seq {
-		s.Messages[j] = dm.Message{Machine: i, Size: math.Max(x[j], 0), Start: x[p+j]}
+	for j, sym := range seq {
+		s.Messages[j] = dm.Message{Machine: r.mach(sym), Size: math.Max(x[j], 0), Start: x[p+j]}
+	}
+	if r.energy != nil {
+		// The energy is charged over T: the fixed length, or the LP's T (<= deadline).
+		s.T = r.deadline
+		if !r.fixed {
+			s.T = x[2*p+p]
+		}
 	}
 	return s
 }
 
-// unservedForced counts the forced machines without a message in seq.
-func (r *relax) unservedForced(seq []int) int {
+// unservedForced counts the forced machines (of ms, or of the target) without a
+// message in seq.
+func (r *relax) unservedForced(seq []int, ms *machineSet) int {
+	forced := r.forced
+	if ms != nil {
+		forced = ms.forced
+	}
 	k := 0
 	for i := range r.m {
-		if !r.forced[i] {
+		if !forced[i] {
 			continue
 		}
-		served := false
-		for _, s := range seq {
-			if s == i {
-				served = true
-				break
-			}
-		}
-		if !served {
+		if !r.served(seq, i) {
 			k++
 		}
 	}

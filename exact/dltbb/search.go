@@ -36,36 +36,45 @@ type Options struct {
 
 // Result is the outcome of a search.
 type Result struct {
-	Feasible bool        // a schedule was found
-	Optimal  bool        // the search finished: T is within Gap of the optimum
-	T        float64     // the best schedule's length (its makespan, by the evaluator)
-	Bound    float64     // a proven lower bound on T* (T itself when the tree is exhausted)
-	Schedule dm.Schedule // the best schedule (n messages)
-	Sequence []int       // its machine sequence
-	Nodes    int         // nodes expanded
-	LPs      int         // linear programs solved
-	Pruned   int         // children pruned by bound, count or symmetry
-	Failed   int         // node LPs the solver failed on (kept open with the parent's bound)
+	Feasible bool // a schedule was found
+	Optimal  bool // the search finished: Objective is within Gap of the optimum
+	// Objective is the best schedule's objective by the evaluator: its length T for
+	// min-time, its energy E for min-energy.
+	Objective float64
+	T         float64     // the best schedule's length (the makespan, or the fixed length)
+	E         float64     // the best schedule's energy, by the evaluator
+	Bound     float64     // a proven lower bound on the optimal objective (Objective itself when the tree is exhausted)
+	Schedule  dm.Schedule // the best schedule (n messages)
+	Sequence  []int       // its machine sequence
+	Nodes     int         // nodes expanded
+	LPs       int         // linear programs solved
+	Pruned    int         // children pruned by bound, count or symmetry
+	Failed    int         // node LPs the solver failed on (kept open with the parent's bound)
 }
 
 // Errors of Solve.
 var (
-	ErrUnsupported = errors.New("dltbb: only min-time without an energy limit or fixed length")
+	ErrUnsupported = errors.New("dltbb: only min-time without an energy limit or fixed length, and min-energy without an energy limit")
 )
 
-// Solve searches the message sequences of a min-time instance. It returns when the
-// tree is exhausted (Optimal), or when ctx is done with the best schedule and bound so
-// far (not an error). Infeasibility (a deadline no sequence meets) is Feasible = false
-// with Optimal = true.
+// Solve searches the message sequences of a min-time instance, or of a min-energy
+// instance (length fixed to, or bounded by, the deadline; see energy.go). It returns
+// when the tree is exhausted (Optimal), or when ctx is done with the best schedule and
+// bound so far (not an error). Infeasibility (a deadline no sequence meets) is
+// Feasible = false with Optimal = true.
 func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (*Result, error) {
-	if in.Objective != dm.MinTime || in.EnergyLimit != nil || in.FixedLength {
+	if !Applies(in) {
 		return nil, ErrUnsupported
 	}
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("dltbb: %w", err)
 	}
 	rx := newRelax(in)
-	s := &search{in: in, solver: solver, rx: rx, res: &Result{T: math.Inf(1), Bound: rx.lbT}, opt: opt, failedBound: math.Inf(1)}
+	s := &search{in: in, solver: solver, rx: rx, res: &Result{Objective: math.Inf(1), T: math.Inf(1), E: math.Inf(1), Bound: rx.lowerBound()},
+		opt: opt, failedBound: math.Inf(1)}
+	if rx.energy != nil {
+		rx.setTarget(rx.deadline) // forced machines and load bounds of T <= deadline
+	}
 	for _, seq := range opt.Starts {
 		if len(seq) != in.N {
 			continue
@@ -79,7 +88,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 			return nil, err
 		}
 	}
-	s.rx.setTarget(s.target())
+	s.retarget()
 	if err := s.run(ctx); err != nil {
 		return nil, err
 	}
@@ -94,6 +103,15 @@ type search struct {
 	rx          *relax
 	res         *Result
 	opt         Options
+	seq         []int // the incumbent's symbol sequence
+}
+
+// retarget tightens the forced machines and load bounds to the target (min-time; for
+// min-energy they follow from the deadline, set once).
+func (s *search) retarget() {
+	if s.rx.energy == nil {
+		s.rx.setTarget(s.target())
+	}
 }
 
 // target is UB·(1 − gap): only schedules shorter than it still matter.
@@ -101,7 +119,7 @@ func (s *search) target() float64 {
 	if !s.res.Feasible {
 		return math.Inf(1)
 	}
-	return s.res.T * (1 - s.opt.Gap)
+	return s.res.Objective * (1 - s.opt.Gap)
 }
 
 // lpBoundSlack is the relative amount taken off every node LP's optimum before it is
@@ -118,46 +136,54 @@ const maxCutRounds = 8
 // machines sorted by their first-message start in the LP solution, each leading
 // subset of that order, and of the machines with S_i >= θ for every θ. ok is false
 // when the LP is infeasible. cuts are the subsets the final LP holds.
-func (s *search) solve(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
-	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited)
+func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
+	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms)
 	s.res.LPs += lps
 	return x, bound, cuts, ok, err
 }
 
 // solveCounted is solve without touching the result: it also returns the number of
 // LPs it ran, and is safe to call from several goroutines.
-func (s *search) solveCounted(seq []int, inherited [][]int) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
-			keep = keep && !contains(seq, i)
+			keep = keep && !s.rx.served(seq, i)
 		}
 		if keep {
 			cuts = append(cuts, A)
 		}
 	}
 	for round := 0; ; round++ {
-		nl := s.rx.build(seq, cuts)
+		nl := s.rx.build(seq, cuts, ms)
 		lps++
-		x, _, err = s.solver(nl.lp)
+		var obj float64
+		x, obj, err = s.solver(nl.lp)
 		if errors.Is(err, ErrInfeasible) {
 			return nil, 0, nil, false, lps, nil
 		}
 		if err != nil {
 			return nil, 0, nil, false, lps, fmt.Errorf("dltbb: node LP %v: %w", seq, err)
 		}
+		// The solver's objective, not x's: an audited LP may return a lower value.
+		bound := obj + nl.konst
+		bound -= lpBoundSlack * math.Abs(bound)
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
-			return x, x[nl.T] * (1 - lpBoundSlack), cuts, true, lps, nil
+			return x, bound, cuts, true, lps, nil
 		}
-		if !s.separate(seq, nl, x, &cuts) {
-			return x, x[nl.T] * (1 - lpBoundSlack), cuts, true, lps, nil
+		if !s.separate(seq, nl, x, &cuts, ms) {
+			return x, bound, cuts, true, lps, nil
 		}
 	}
 }
 
 // separate appends the violated sequencing cuts at x to cuts.
-func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
+func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int, set *machineSet) bool {
 	in := s.in
+	alphaMin := s.rx.alphaMin
+	if set != nil {
+		alphaMin = set.alphaMin
+	}
 	var ms []int
 	for i := range nl.s {
 		ms = append(ms, i)
@@ -167,7 +193,7 @@ func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) boo
 	})
 	spare := in.N - len(seq) - len(nl.s)
 	violated := func(A []int) bool {
-		lam, rhs, ok := s.rx.seqCut(A, spare)
+		lam, rhs, ok := s.rx.seqCut(A, spare, alphaMin)
 		if !ok {
 			return false
 		}
@@ -225,45 +251,48 @@ func sortedCopy(A []int) []int {
 }
 
 // leaf solves a full sequence and offers its schedule as an incumbent (accept). It
-// returns the schedule's length (+Inf when infeasible or rejected).
+// returns the schedule's objective (+Inf when infeasible or rejected).
 func (s *search) leaf(seq []int) (float64, error) {
-	x, _, _, ok, err := s.solve(seq, nil)
+	x, _, _, ok, err := s.solve(seq, nil, nil)
 	if err != nil || !ok {
 		return math.Inf(1), nil // a start whose LP fails is only not used
 	}
-	before := s.res.T
+	before := s.res.Objective
 	s.accept(seq, x)
-	if s.res.T < before {
-		return s.res.T, nil
+	if s.res.Objective < before {
+		return s.res.Objective, nil
 	}
-	return s.length(seq, x), nil
+	return s.value(seq, x), nil
 }
 
-// length is the evaluator's makespan of the LP schedule of seq (+Inf if rejected).
-func (s *search) length(seq []int, x []float64) float64 {
+// value is the evaluator's objective of the LP schedule of seq (+Inf if rejected).
+func (s *search) value(seq []int, x []float64) float64 {
 	r := dm.Evaluate(s.in, s.rx.schedule(seq, x), dm.EvalOptions{})
 	if !r.OK() {
 		return math.Inf(1)
 	}
-	return r.Makespan
+	return r.Objective
 }
 
 // accept makes the LP schedule of the full sequence seq the incumbent when the
-// evaluator accepts it and it is shorter; it reports whether it did.
+// evaluator accepts it and its objective is lower; it reports whether it did.
 func (s *search) accept(seq []int, x []float64) bool {
 	sch := s.rx.schedule(seq, x)
 	r := dm.Evaluate(s.in, sch, dm.EvalOptions{})
-	if !r.OK() || r.Makespan >= s.res.T {
+	if !r.OK() || r.Objective >= s.res.Objective {
 		return false
 	}
-	s.res.Feasible, s.res.T, s.res.Schedule = true, r.Makespan, sch
-	s.res.Sequence = append([]int(nil), seq...)
+	s.res.Feasible, s.res.Objective, s.res.Schedule = true, r.Objective, sch
+	s.res.T, s.res.E = r.T, r.E
+	s.res.Sequence = s.rx.machines(seq)
+	s.seq = append([]int(nil), seq...)
 	return true
 }
 
 // child is one child of an expanded node and the outcome of its LP.
 type child struct {
 	seq   []int
+	ms    *machineSet // the machine set (min-energy), nil for min-time
 	x     []float64
 	bound float64
 	cuts  [][]int
@@ -284,7 +313,7 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 			defer wg.Done()
 			for k := range work {
 				c := &kids[k]
-				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts)
+				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms)
 			}
 		}()
 	}
@@ -302,7 +331,7 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 // neighbours (one message to another machine, two messages swapped, one message
 // moved), each solved by its LP, until no neighbour is shorter or ctx is done.
 func (s *search) improve(ctx context.Context) error {
-	_, err := s.descend(ctx, s.res.Sequence, s.res.T)
+	_, err := s.descend(ctx, s.seq, s.res.Objective)
 	return err
 }
 
@@ -310,13 +339,13 @@ func (s *search) improve(ctx context.Context) error {
 // moves to the best neighbour while that is shorter, offering every neighbour as an
 // incumbent, and returns the local optimum's length.
 func (s *search) descend(ctx context.Context, start []int, curT float64) (float64, error) {
-	n, m := s.in.N, s.in.M()
+	n, syms := s.in.N, s.rx.symbols()
 	cur := append([]int(nil), start...)
 	for ctx.Err() == nil {
 		var kids []child
 		add := func(c []int) { kids = append(kids, child{seq: c}) }
 		for j := range n {
-			for i := range m {
+			for _, i := range syms {
 				if i != cur[j] {
 					c := append([]int(nil), cur...)
 					c[j] = i
@@ -349,7 +378,7 @@ func (s *search) descend(ctx context.Context, start []int, curT float64) (float6
 				continue // a neighbour whose LP failed is only not tried
 			}
 			s.accept(k.seq, k.x)
-			if t := s.length(k.seq, k.x); t < nextT {
+			if t := s.value(k.seq, k.x); t < nextT {
 				next, nextT = k.seq, t
 			}
 		}
@@ -366,6 +395,7 @@ type item struct {
 	seq   []int
 	bound float64
 	cuts  [][]int
+	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
 }
 
 type queue []item
@@ -381,22 +411,26 @@ func (q *queue) Pop() any     { old := *q; it := old[len(old)-1]; *q = old[:len(
 // run is the best-first search.
 func (s *search) run(ctx context.Context) error {
 	in := s.in
-	_, b0, cuts0, ok, err := s.solve(nil, nil)
+	var ms0 *machineSet
+	if s.rx.energy != nil {
+		ms0 = s.rx.rootSet()
+	}
+	_, b0, cuts0, ok, err := s.solve(nil, nil, ms0)
 	if err != nil {
 		return err
 	}
 	q := &queue{}
 	if ok {
-		heap.Push(q, item{nil, b0, cuts0})
+		heap.Push(q, item{nil, b0, cuts0, ms0})
 	}
 	if s.opt.Log != nil {
-		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.T, s.rx.forced)
+		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.Objective, s.rx.forced)
 	}
-	if ok && s.res.T > b0*(1+diveGap) {
-		if d, err := s.dive(ctx, item{nil, b0, cuts0}); err != nil {
+	if ok && s.res.Objective > b0*(1+diveGap) {
+		if d, err := s.dive(ctx, item{nil, b0, cuts0, ms0}); err != nil {
 			return err
 		} else if d {
-			s.rx.setTarget(s.target())
+			s.retarget()
 		}
 	}
 	last := time.Now()
@@ -406,7 +440,7 @@ func (s *search) run(ctx context.Context) error {
 			break
 		}
 		if ctx.Err() != nil {
-			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lbT), s.res.T), s.failedBound)
+			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lowerBound()), s.res.Objective), s.failedBound)
 			return nil
 		}
 		heap.Pop(q)
@@ -414,25 +448,45 @@ func (s *search) run(ctx context.Context) error {
 		if s.opt.Log != nil && s.opt.LogEvery > 0 && time.Since(last) >= s.opt.LogEvery {
 			last = time.Now()
 			fmt.Fprintf(s.opt.Log, "dltbb: %d nodes, %d open, %d LPs, bound %.4f, best %.4f, depth %d\n",
-				s.res.Nodes, q.Len(), s.res.LPs, top.bound, s.res.T, len(top.seq))
+				s.res.Nodes, q.Len(), s.res.LPs, top.bound, s.res.Objective, len(top.seq))
 		}
 		p := len(top.seq)
+		if !top.ms.complete(in.M()) {
+			// Decide the next machine: used or not.
+			var kids []child
+			for _, c := range s.rx.children(top.ms) {
+				kids = append(kids, child{seq: top.seq, ms: c})
+			}
+			s.evaluate(kids, top.cuts)
+			for _, k := range kids {
+				switch {
+				case k.err != nil:
+					s.res.Failed++
+					heap.Push(q, item{k.seq, top.bound, top.cuts, k.ms})
+				case !k.ok || k.bound >= s.target():
+					s.res.Pruned++
+				default:
+					heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, k.ms})
+				}
+			}
+			continue
+		}
 		var kids []child
-		for i := range in.M() {
+		for _, i := range s.symbolsOf(top.ms) {
 			if s.skip(top.seq, i) {
 				s.res.Pruned++
 				continue
 			}
 			seq := append(append(make([]int, 0, p+1), top.seq...), i)
-			if p+1 < in.N && s.rx.unservedForced(seq) > in.N-p-1 {
+			if p+1 < in.N && s.rx.unservedForced(seq, top.ms) > in.N-p-1 {
 				s.res.Pruned++
 				continue
 			}
-			kids = append(kids, child{seq: seq})
+			kids = append(kids, child{seq: seq, ms: top.ms})
 		}
 		s.evaluate(kids, top.cuts)
 		improved := false
-		if s.res.Nodes%diveEvery == 0 && s.res.T > top.bound*(1+diveGap) {
+		if s.res.Nodes%diveEvery == 0 && s.res.Objective > top.bound*(1+diveGap) {
 			d, err := s.dive(ctx, top)
 			if err != nil {
 				return err
@@ -448,7 +502,7 @@ func (s *search) run(ctx context.Context) error {
 				if p+1 == in.N {
 					s.failedBound = math.Min(s.failedBound, top.bound)
 				} else {
-					heap.Push(q, item{k.seq, top.bound, top.cuts})
+					heap.Push(q, item{k.seq, top.bound, top.cuts, top.ms})
 				}
 				continue
 			}
@@ -466,7 +520,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts})
+			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, top.ms})
 		}
 		if improved {
 			if !s.opt.NoLocalSearch {
@@ -474,7 +528,7 @@ func (s *search) run(ctx context.Context) error {
 					return err
 				}
 			}
-			s.rx.setTarget(s.target())
+			s.retarget()
 		}
 	}
 	s.res.Optimal = true
@@ -489,7 +543,7 @@ func (s *search) run(ctx context.Context) error {
 		// only decreases: the optimum is >= the current target.
 		s.res.Bound = s.target()
 		if q.Len() > 0 {
-			s.res.Bound = math.Min(s.res.T, math.Max(s.res.Bound, (*q)[0].bound))
+			s.res.Bound = math.Min(s.res.Objective, math.Max(s.res.Bound, (*q)[0].bound))
 		}
 	}
 	return nil
@@ -507,15 +561,15 @@ const diveEvery = 256
 // and offers that leaf as an incumbent; it reports whether the incumbent improved.
 func (s *search) dive(ctx context.Context, node item) (bool, error) {
 	in := s.in
-	seq, cuts := node.seq, node.cuts
+	seq, cuts, ms := node.seq, node.cuts, node.ms
 	for len(seq) < in.N {
 		var kids []child
-		for i := range in.M() {
+		for _, i := range s.symbolsOf(ms) {
 			c := append(append(make([]int, 0, len(seq)+1), seq...), i)
-			if s.skip(seq, i) || len(c) < in.N && s.rx.unservedForced(c) > in.N-len(c) {
+			if s.skip(seq, i) || len(c) < in.N && s.rx.unservedForced(c, ms) > in.N-len(c) {
 				continue
 			}
-			kids = append(kids, child{seq: c})
+			kids = append(kids, child{seq: c, ms: ms})
 		}
 		s.evaluate(kids, cuts)
 		// The smallest bound among the children whose new message carries load in
@@ -540,38 +594,55 @@ func (s *search) dive(ctx context.Context, node item) (bool, error) {
 			return false, nil
 		}
 		if len(kids[best].seq) == in.N {
-			before := s.res.T
+			before := s.res.Objective
 			s.accept(kids[best].seq, kids[best].x)
 			if !s.opt.NoLocalSearch {
-				if _, err := s.descend(ctx, kids[best].seq, s.length(kids[best].seq, kids[best].x)); err != nil {
+				if _, err := s.descend(ctx, kids[best].seq, s.value(kids[best].seq, kids[best].x)); err != nil {
 					return false, err
 				}
 			}
-			return s.res.T < before, nil
+			return s.res.Objective < before, nil
 		}
 		seq, cuts = kids[best].seq, kids[best].cuts
 	}
 	return false, nil
 }
 
-// skip applies the symmetry rule: among identical machines, a later one receives its
-// first message only after every earlier one has received one.
-func (s *search) skip(seq []int, i int) bool {
-	in := s.in
+// symbolsOf returns the symbols of the machines the set allows (all without a set).
+func (s *search) symbolsOf(ms *machineSet) []int {
+	all := s.rx.symbols()
+	if ms == nil {
+		return all
+	}
+	out := all[:0:0]
+	for _, sym := range all {
+		if ms.allowed[s.rx.mach(sym)] {
+			out = append(out, sym)
+		}
+	}
+	return out
+}
+
+// skip applies the symmetry rule to the symbol sym: among identical machines, a later
+// one receives its first message only after every earlier one has received one.
+func (s *search) skip(seq []int, sym int) bool {
+	in, i := s.in, s.rx.mach(sym)
 	for k := 0; k < i; k++ {
-		if !dm.Identical(in.Machines[k], in.Machines[i]) {
-			continue
-		}
-		used := false
-		for _, x := range seq {
-			if x == k {
-				used = true
-				break
-			}
-		}
-		if !used {
+		if dm.Identical(in.Machines[k], in.Machines[i]) && !s.rx.served(seq, k) {
 			return true
 		}
+	}
+	return false
+}
+
+// Applies reports whether Solve handles the instance: min-time without an energy
+// limit or a fixed length, or min-energy (with its deadline) without an energy limit.
+func Applies(in *dm.Instance) bool {
+	switch in.Objective {
+	case dm.MinTime:
+		return in.EnergyLimit == nil && !in.FixedLength
+	case dm.MinEnergy:
+		return in.EnergyLimit == nil && in.Deadline != nil
 	}
 	return false
 }

@@ -388,3 +388,24 @@ func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
 	}
 	basis[r] = k
 }
+
+// SimplexBoth is an LPSolver that runs Simplex's two tries, on the program as given
+// and equilibrated, and returns the lower of the objectives that pass the row check.
+// On min-energy node LPs (objective coefficients in the hundreds next to the rows'
+// 1e-3 rates) the unscaled tableau was seen to stop 4 % above the optimum with
+// reduced costs that looked optimal; the equilibrated one found it. A value too high
+// would prune wrongly, so the search for min-energy takes the lower of both.
+func SimplexBoth(p *LP) ([]float64, float64, error) {
+	x1, o1, e1 := simplex(p)
+	if e1 == nil {
+		e1 = checkRows(p, x1)
+	}
+	x2, o2, e2 := scaledSimplex(p)
+	switch {
+	case e1 == nil && (e2 != nil || o1 <= o2):
+		return x1, o1, nil
+	case e2 == nil:
+		return x2, o2, nil
+	}
+	return nil, 0, e2
+}

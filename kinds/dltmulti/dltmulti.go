@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -122,8 +123,9 @@ func (p *Problem) BestStart(ctx context.Context) (dm.Schedule, bool) {
 
 // Solve solves the MIP with req's backend and cross-checks it with Exact.
 //
-// With the backend "exact", min-time instances too large for the enumeration go to the
-// sequence branch-and-bound of exact/dltbb (solveSequenceBB).
+// With the backend "exact", instances too large for the enumeration go to the sequence
+// branch-and-bound of exact/dltbb (solveSequenceBB) where it applies: min-time without
+// an energy limit or fixed length, and min-energy without an energy limit.
 func (p *Problem) Solve(ctx context.Context, req solve.Request) (*solve.Result, error) {
 	if req.Backend == solve.Exact && SequenceBBApplies(p.Inst) && !enumerable(p.Inst) {
 		return p.solveSequenceBB(ctx, req)
@@ -251,8 +253,9 @@ func generators() []kinds.Generator {
 	return []kinds.Generator{{
 		Kind:    dm.Kind,
 		Summary: "heterogeneous hierarchical-memory system, the §6.4 generator (seed 004)",
-		Example: "  schedopt gen dlt-multi --m 10 --seed 1\n  schedopt gen dlt-multi --m 3 --n 4 --V 3000 --objective min-energy --deadline 400",
-		Flags:   genDLTMulti,
+		Example: "  schedopt gen dlt-multi --m 10 --seed 1\n  schedopt gen dlt-multi --m 3 --n 4 --V 3000 --objective min-energy --deadline 400\n" +
+			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --objective min-energy --deadline 432 --fixed-length",
+		Flags: genDLTMulti,
 	}}
 }
 
@@ -265,7 +268,11 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	deadline := fs.Float64("deadline", 0, "deadline [s] (required for min-energy)")
 	fixed := fs.Bool("fixed-length", false, "T == deadline")
 	limit := fs.Float64("energy-limit", 0, "energy cap [J] for min-time (default: none)")
+	from := fs.String("from", "", "start from this dlt-multi instance file instead of the §6.4 generator (--m, --n, --V, --P0N and the seed are then ignored; the objective, deadline and limits are set by the flags)")
 	return func(seed int64) (any, error) {
+		if *from != "" {
+			return fromFile(fs, *from, *objective, deadline, *fixed, limit)
+		}
 		if *m < 1 {
 			return nil, domain.Errorf("--m", "must be >= 1, got %d", *m)
 		}
@@ -294,6 +301,42 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 		}
 		return in, nil
 	}
+}
+
+// fromFile is the generator's --from: the instance of path with the objective,
+// deadline, fixed length and energy limit of the flags, named after them (so that a
+// sweep over deadlines has one name per deadline).
+func fromFile(fs *pflag.FlagSet, path, objective string, deadline *float64, fixed bool, limit *float64) (any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, domain.Errorf("--from", "%v", err)
+	}
+	in, err := dm.Parse(data)
+	if err != nil {
+		return nil, domain.Errorf("--from", "%s: %v", path, err)
+	}
+	in.Objective, in.Deadline, in.FixedLength, in.EnergyLimit = objective, nil, fixed, nil
+	name := in.Name
+	if name == "" {
+		name = "dlt-multi"
+	}
+	name += "-" + objective
+	if fs.Changed("deadline") {
+		in.Deadline = deadline
+		name += fmt.Sprintf("-T%g", *deadline)
+	}
+	if fixed {
+		name += "-fixed"
+	}
+	if fs.Changed("energy-limit") {
+		in.EnergyLimit = limit
+		name += fmt.Sprintf("-E%g", *limit)
+	}
+	in.Name = name
+	if err := in.Validate(); err != nil {
+		return nil, kinds.FlagError(err)
+	}
+	return in, nil
 }
 
 // EstimateSize bounds the MIP's size from m and n (fitted on generated instances:

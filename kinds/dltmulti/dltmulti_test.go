@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -304,6 +305,55 @@ func TestDLTMultiGeneratorFlags(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Reason == "" || !slices.Contains(bad, fe.Field) {
 			t.Errorf("%v: error %v, want a FieldError naming the flag", bad, err)
 		}
+	}
+}
+
+// --from takes the machines of an instance file and the objective, deadline and
+// fixed length of the flags, and names the instance after them; a missing file or an
+// infeasible deadline is a FieldError.
+func TestDLTMultiGeneratorFrom(t *testing.T) {
+	path := kindtest.InstancePath("dlt-multi-table6.1.json")
+	want := mustLoad(t, "dlt-multi-table6.1.json").(*Problem).Inst
+	gen := generators()[0]
+	for _, c := range []struct {
+		args  []string
+		name  string
+		field string // the FieldError's field, "" for success
+	}{
+		{[]string{"--objective", "min-energy", "--deadline", "432", "--fixed-length"}, "table6.1-min-energy-T432-fixed", ""},
+		{[]string{"--objective", "min-energy", "--deadline", "500"}, "table6.1-min-energy-T500", ""},
+		{[]string{"--objective", "min-energy", "--deadline", "100"}, "", "deadline"},
+	} {
+		fs := pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
+		build := gen.Flags(fs)
+		if err := fs.Parse(append([]string{"--from", path, "--m", "3"}, c.args...)); err != nil {
+			t.Fatal(err)
+		}
+		v, err := build(7)
+		if c.field != "" {
+			var fe *domain.FieldError
+			if !errors.As(err, &fe) || !strings.Contains(fe.Field, c.field) {
+				t.Errorf("%v: error %v, want a FieldError on %s", c.args, err, c.field)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		in := v.(*dm.Instance)
+		if in.Name != c.name || in.Objective != dm.MinEnergy || in.Deadline == nil || in.M() != want.M() || in.N != want.N ||
+			!dm.Identical(in.Machines[9], want.Machines[9]) || in.FixedLength != slices.Contains(c.args, "--fixed-length") {
+			t.Errorf("%v: got %s m %d n %d deadline %v fixed %v", c.args, in.Name, in.M(), in.N, in.Deadline, in.FixedLength)
+		}
+	}
+	fs := pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
+	build := gen.Flags(fs)
+	if err := fs.Parse([]string{"--from", path + ".missing"}); err != nil {
+		t.Fatal(err)
+	}
+	var fe *domain.FieldError
+	if _, err := build(1); !errors.As(err, &fe) || fe.Field != "--from" {
+		t.Errorf("missing file: error %v, want a FieldError on --from", err)
 	}
 }
 

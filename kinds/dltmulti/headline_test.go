@@ -12,7 +12,8 @@ package dltmulti
 // It prints one line per instance (status, T, bound, gap, wall and CPU seconds, load)
 // and fails when Table 6.1 is not proven within the gap in the limit, or when the median
 // time to the gap over the generator instances (an unproven one counts as +Inf)
-// exceeds 120 s.
+// exceeds 120 s. TestHeadlineMinEnergyGap02 does the same for minimum energy of
+// Table 6.1 at fixed lengths T = 300, 432, 700 and 1000 s (each must be proven).
 
 import (
 	"context"
@@ -90,5 +91,33 @@ func TestHeadlineMinTimeGap02(t *testing.T) {
 	t.Logf("median time to 0.2%% over the generator instances: %.1f s", med)
 	if med > 120 {
 		t.Errorf("median time to 0.2%% %.1f s > 120 s", med)
+	}
+}
+
+func TestHeadlineMinEnergyGap02(t *testing.T) {
+	data, err := os.ReadFile("../../instances/dlt-multi-table6.1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, T := range []float64{300, 432, 700, 1000} {
+		in, err := dm.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Objective, in.Deadline, in.FixedLength = dm.MinEnergy, &T, true
+		p := &Problem{Inst: in}
+		p.KindName, p.InstName = dm.Kind, in.Name
+		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+		c0, t0, l0 := cpuSeconds(), time.Now(), loadavg()
+		res, err := p.Solve(ctx, solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0.002, Threads: 2}})
+		cancel()
+		if err != nil {
+			t.Fatalf("T = %g: %v", T, err)
+		}
+		if res.Status != solve.StatusOptimal || !res.Check.Evaluator.OK {
+			t.Errorf("T = %g: %s (%s), not proven within 0.2%% in 120 s", T, res.Status, res.Message)
+		}
+		t.Logf("T = %g: %s E %.1f bound %.1f gap %.4f%% wall %.1f s cpu %.1f s nodes %d load %s -> %s",
+			T, res.Status, *res.Objective, *res.Bound, 100**res.Gap, time.Since(t0).Seconds(), cpuSeconds()-c0, res.Nodes, l0, loadavg())
 	}
 }

@@ -60,7 +60,7 @@ func TestFormulateModelWritesTheSameModel(t *testing.T) {
 	}
 }
 
-func TestAdviceOnlyForUnprovenMinTimeSolvesTheSequenceSearchTakes(t *testing.T) {
+func TestAdviceOnlyForUnprovenSolvesTheSequenceSearchTakes(t *testing.T) {
 	big, err := dm.Generate(dm.GenConfig{M: 10, N: 12, V: 24000, P0N: 50, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -73,6 +73,8 @@ func TestAdviceOnlyForUnprovenMinTimeSolvesTheSequenceSearchTakes(t *testing.T) 
 	tiny.Objective = dm.MinTime
 	energy := *big
 	energy.Objective, energy.Deadline = dm.MinEnergy, func() *float64 { v := 1e5; return &v }()
+	capped := *big
+	capped.EnergyLimit = func() *float64 { v := 1e9; return &v }()
 	for _, tc := range []struct {
 		name    string
 		in      *dm.Instance
@@ -85,7 +87,8 @@ func TestAdviceOnlyForUnprovenMinTimeSolvesTheSequenceSearchTakes(t *testing.T) 
 		{"a proven MILP solve", big, "highs", solve.StatusOptimal, false},
 		{"the exact backend itself", big, solve.Exact, solve.StatusFeasible, false},
 		{"an instance small enough to enumerate", tiny, "highs", solve.StatusFeasible, false},
-		{"min-energy, which the search does not take", &energy, "highs", solve.StatusFeasible, false},
+		{"min-energy, which the search takes too", &energy, "highs", solve.StatusFeasible, true},
+		{"min-time under an energy limit, which it does not take", &capped, "highs", solve.StatusFeasible, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := &Problem{Base: kinds.Base{KindName: dm.Kind, InstName: "x"}, Inst: tc.in}
