@@ -64,12 +64,8 @@ func TestHeadlineMinTimeGap02(t *testing.T) {
 	}
 	var walls []float64
 	for _, in := range ins {
-		p := &Problem{Inst: in}
-		p.KindName, p.InstName = dm.Kind, in.Name
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 		c0, t0, l0 := cpuSeconds(), time.Now(), loadavg()
-		res, err := p.Solve(ctx, solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0.002, Threads: 2}})
-		cancel()
+		res, err := solveHeadline(in)
 		if err != nil {
 			t.Fatalf("%s: %v", in.Name, err)
 		}
@@ -105,12 +101,8 @@ func TestHeadlineMinEnergyGap02(t *testing.T) {
 			t.Fatal(err)
 		}
 		in.Objective, in.Deadline, in.FixedLength = dm.MinEnergy, &T, true
-		p := &Problem{Inst: in}
-		p.KindName, p.InstName = dm.Kind, in.Name
-		ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 		c0, t0, l0 := cpuSeconds(), time.Now(), loadavg()
-		res, err := p.Solve(ctx, solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0.002, Threads: 2}})
-		cancel()
+		res, err := solveHeadline(in)
 		if err != nil {
 			t.Fatalf("T = %g: %v", T, err)
 		}
@@ -120,4 +112,14 @@ func TestHeadlineMinEnergyGap02(t *testing.T) {
 		t.Logf("T = %g: %s E %.1f bound %.1f gap %.4f%% wall %.1f s cpu %.1f s nodes %d load %s -> %s",
 			T, res.Status, *res.Objective, *res.Bound, 100**res.Gap, time.Since(t0).Seconds(), cpuSeconds()-c0, res.Nodes, l0, loadavg())
 	}
+}
+
+// solveHeadline solves in by the backend exact as the headline command does: gap
+// 0.2 %, 2 threads, 120 s.
+func solveHeadline(in *dm.Instance) (*solve.Result, error) {
+	p := &Problem{Inst: in}
+	p.KindName, p.InstName = dm.Kind, in.Name
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	return p.Solve(ctx, solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: 0.002, Threads: 2}})
 }

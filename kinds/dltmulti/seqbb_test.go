@@ -30,22 +30,7 @@ func TestExactBackendRunsTheSequenceBranchAndBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := &Problem{Inst: in}
-		p.KindName, p.InstName = dm.Kind, in.Name
-		for _, gap := range []float64{0, 0.01} {
-			res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: gap, Threads: 2}})
-			if err != nil {
-				t.Fatalf("instance %d: %v", k, err)
-			}
-			if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
-				t.Fatalf("instance %d gap %g: status %s (%s), evaluator %+v", k, gap, res.Status, res.Message, res.Check.Evaluator)
-			}
-			obj, bound := *res.Objective, *res.Bound
-			tol := 1e-6 * want.Objective
-			if obj < want.Objective-tol || obj > want.Objective/(1-gap)+tol || bound > want.Objective+tol || *res.Gap > gap+1e-9 {
-				t.Fatalf("instance %d gap %g: T %g, bound %g, gap %g; enumeration %g", k, gap, obj, bound, *res.Gap, want.Objective)
-			}
-		}
+		checkSequenceBB(t, k, in, want.Objective, "T")
 	}
 }
 
@@ -101,22 +86,7 @@ func TestExactBackendMinEnergyMatchesTheEnumeration(t *testing.T) {
 		if err != nil || !want.Feasible {
 			t.Fatalf("instance %d: enumeration: %v", k, err)
 		}
-		p := &Problem{Inst: in}
-		p.KindName, p.InstName = dm.Kind, in.Name
-		for _, gap := range []float64{0, 0.01} {
-			res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: gap, Threads: 2}})
-			if err != nil {
-				t.Fatalf("instance %d: %v", k, err)
-			}
-			if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
-				t.Fatalf("instance %d gap %g: status %s (%s), evaluator %+v", k, gap, res.Status, res.Message, res.Check.Evaluator)
-			}
-			obj, bound := *res.Objective, *res.Bound
-			tol := 1e-6 * want.Objective
-			if obj < want.Objective-tol || obj > want.Objective/(1-gap)+tol || bound > want.Objective+tol || *res.Gap > gap+1e-9 {
-				t.Fatalf("instance %d gap %g: E %g, bound %g, gap %g; enumeration %g", k, gap, obj, bound, *res.Gap, want.Objective)
-			}
-		}
+		checkSequenceBB(t, k, in, want.Objective, "E")
 	}
 }
 
@@ -140,5 +110,29 @@ func BenchmarkSequenceBBMinEnergy(b *testing.B) {
 				b.ReportMetric(float64(res.Nodes), "nodes")
 			}
 		})
+	}
+}
+
+// checkSequenceBB solves in by the backend exact at gaps 0 and 1 % and checks the
+// result against the enumeration's optimum want: optimal status, the evaluator's
+// approval, an objective within the gap, a bound not above want. what names the
+// objective in messages.
+func checkSequenceBB(t *testing.T, k int, in *dm.Instance, want float64, what string) {
+	t.Helper()
+	p := &Problem{Inst: in}
+	p.KindName, p.InstName = dm.Kind, in.Name
+	for _, gap := range []float64{0, 0.01} {
+		res, err := p.Solve(context.Background(), solve.Request{Backend: solve.Exact, Options: backends.Options{RelGap: gap, Threads: 2}})
+		if err != nil {
+			t.Fatalf("instance %d: %v", k, err)
+		}
+		if res.Status != solve.StatusOptimal || res.Check.Evaluator == nil || !res.Check.Evaluator.OK {
+			t.Fatalf("instance %d gap %g: status %s (%s), evaluator %+v", k, gap, res.Status, res.Message, res.Check.Evaluator)
+		}
+		obj, bound := *res.Objective, *res.Bound
+		tol := 1e-6 * want
+		if obj < want-tol || obj > want/(1-gap)+tol || bound > want+tol || *res.Gap > gap+1e-9 {
+			t.Fatalf("instance %d gap %g: %s %g, bound %g, gap %g; enumeration %g", k, gap, what, obj, bound, *res.Gap, want)
+		}
 	}
 }
