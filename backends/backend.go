@@ -86,6 +86,12 @@ type Result struct {
 	Nodes       int64         // branch-and-bound nodes; 0 for LPs
 	Time        time.Duration // wall time spent in the solver
 	Values      []float64     // one value per model column when HasSolution
+	// RowDuals holds one multiplier per model row for a continuous model solved to
+	// optimality, when the backend provides them (HiGHS; nil otherwise). The sign
+	// is that of ∂objective/∂rhs: >= 0 on an active ≥ row of a minimisation. Callers
+	// that prune with an LP value check it with them (exact/dltbb.DualBound) rather
+	// than trust the solver's objective.
+	RowDuals []float64
 	Solver      string        // solver name and version, e.g. "HiGHS 1.10.0"
 	Message     string        // the solver's own status text, for humans
 }

@@ -77,6 +77,59 @@ func Check(t testing.TB, m *model.Model, res backends.Result) {
 	if !(math.IsNaN(want) && math.IsNaN(res.Gap)) && math.Abs(want-res.Gap) > 1e-12 {
 		t.Errorf("%s: gap %g, want RelativeGap = %g", m.Name, res.Gap, want)
 	}
+	checkRowDuals(t, m, res)
+}
+
+// checkRowDuals asserts that row duals, when a backend returns them, come with an
+// optimal LP, one per row, and prove its objective: with y the duals and d = c − Aᵀy
+// the reduced costs, yᵀ(active row side) + dᵀ(active column bound) equals the
+// objective (strong duality; the sides follow the signs, ∂objective/∂rhs).
+func checkRowDuals(t testing.TB, m *model.Model, res backends.Result) {
+	t.Helper()
+	if res.RowDuals == nil {
+		return
+	}
+	if res.Status != backends.Optimal || m.IsMIP() || len(res.RowDuals) != m.NumRows() {
+		t.Errorf("%s: %d row duals with status %s (MIP %v, %d rows)", m.Name, len(res.RowDuals), res.Status, m.IsMIP(), m.NumRows())
+		return
+	}
+	cols, rows := m.Columns(), m.Rows()
+	sign := 1.0 // duals of a maximisation are those of min −c
+	if m.Sense() == model.Maximize {
+		sign = -1
+	}
+	d := make([]float64, m.NumVars())
+	for j := range d {
+		d[j] = sign * cols.Cost[j]
+	}
+	dual := 0.0
+	side := func(v, lo, hi float64) float64 {
+		switch {
+		case v > 0:
+			return lo
+		case v < 0:
+			return hi
+		}
+		return 0
+	}
+	for r, y := range res.RowDuals {
+		y *= sign
+		for k := rows.Start[r]; k < rows.Start[r+1]; k++ {
+			d[rows.Index[k]] -= rows.Value[k] * y
+		}
+		if y != 0 {
+			dual += y * side(y, rows.Lower[r], rows.Upper[r])
+		}
+	}
+	for j, dj := range d {
+		if math.Abs(dj) > 1e-9 {
+			dual += dj * side(dj, cols.Lower[j], cols.Upper[j])
+		}
+	}
+	obj := sign * (res.Objective - m.ObjectiveConstant())
+	if math.IsNaN(dual) || math.IsInf(dual, 0) || math.Abs(dual-obj) > 1e-6*math.Max(1, math.Abs(obj)) {
+		t.Errorf("%s: row duals prove %g, objective %g", m.Name, dual, obj)
+	}
 }
 
 // solveOK solves and fails the test on an error, then runs Check.

@@ -243,9 +243,10 @@ func (in *instance) info() runInfo {
 	return runInfo{int(ps), float64(obj), float64(bound), float64(gap), int64(nodes), float64(rt)}
 }
 
-// solution copies the column values into x (len ncol).
-func (in *instance) solution(x []float64) int {
-	return int(C.Highs_getSolution(in.h, dptr(x), nil, nil, nil))
+// solution copies the column values into x (len ncol) and, when rowDual is not
+// nil, the row duals into it (len nrow).
+func (in *instance) solution(x, rowDual []float64) int {
+	return int(C.Highs_getSolution(in.h, dptr(x), nil, nil, dptr(rowDual)))
 }
 
 // control block helpers

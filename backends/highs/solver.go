@@ -157,7 +157,10 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	if info.primalStatus == solutionStatusFeasible {
 		res.HasSolution = true
 		res.Values = make([]float64, m.NumVars())
-		if in.solution(res.Values) == statusError {
+		if !mip && res.Status == backends.Optimal && m.NumRows() > 0 {
+			res.RowDuals = make([]float64, m.NumRows())
+		}
+		if in.solution(res.Values, res.RowDuals) == statusError {
 			return backends.Result{}, fmt.Errorf("highs: Highs_getSolution failed")
 		}
 		res.Objective = info.objective

@@ -15,6 +15,12 @@ type LP struct {
 	Rows [][]float64
 	Rel  []int
 	B    []float64
+	// U, when set, holds an upper bound per column that every point of interest
+	// satisfies (len(C); +Inf for none). Solvers ignore it; DualBound needs it to
+	// bound the columns whose reduced cost its multipliers leave negative. For a
+	// min-time node it includes T <= target: only schedules shorter than the target
+	// still matter, and a bound of the LP restricted to them decides the pruning.
+	U []float64
 }
 
 // LPSolver solves an LP and returns an optimal x and the objective. It returns an
@@ -45,6 +51,9 @@ type relax struct {
 	caps     []float64 // capacity of M_i at the last target: max(0, target − S_i − O_i)/(a_1i + C_i)
 	deadline float64   // +Inf without one
 	fixed    bool      // T == deadline (fixed_length)
+	// target is the last target of setTarget (+Inf before the first): only schedules
+	// shorter than it matter, which bounds every time column of a min-time node LP.
+	target float64
 
 	// energy is set for min-energy (see energy.go); nil for min-time.
 	energy *energyModel
@@ -52,7 +61,8 @@ type relax struct {
 
 func newRelax(in *dm.Instance) *relax {
 	r := &relax{in: in, m: in.M(), n: in.N, lbT: CapacityLowerBoundTime(in), sMin: math.Inf(1), oMin: math.Inf(1),
-		forced: make([]bool, in.M()), betaMax: make([]float64, in.M()), alphaMin: make([]float64, in.M()), deadline: math.Inf(1)}
+		forced: make([]bool, in.M()), betaMax: make([]float64, in.M()), alphaMin: make([]float64, in.M()), deadline: math.Inf(1),
+		target: math.Inf(1)}
 	for i, mc := range in.Machines {
 		r.sMin = math.Min(r.sMin, mc.S)
 		r.oMin = math.Min(r.oMin, mc.O)
@@ -94,6 +104,7 @@ func (r *relax) setTarget(target float64) {
 		return
 	}
 	in := r.in
+	r.target = math.Min(r.target, target)
 	total := 0.0
 	caps := make([]float64, r.m)
 	r.caps = caps
@@ -386,6 +397,9 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		}
 		add(rel, r.deadline, f(Tc), 1)
 	}
+	if em == nil {
+		lp.U = r.columnBounds(nv, p, nt, Tc, sCol, kCol)
+	}
 	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
 	if suffix {
 		nl.tp = Tj(p)
@@ -395,6 +409,34 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 			rem-nForced, add)
 	}
 	return nl
+}
+
+// columnBounds returns the upper bounds of a min-time node LP's columns (LP.U) for
+// the schedules that still matter, T <= min(target, deadline): every start t_j,
+// computing time τ_j and first-message start s_i is at most T (rows (6.16), (6.20),
+// the link and first-message rows), every load at most V (the load row), every
+// message count k_i at most n (the count row). Columns are laid out as in build: p
+// loads, nt starts, p computing times, T, m suffix loads, then the s_i and k_i.
+func (r *relax) columnBounds(nv, p, nt, Tc int, sCol, kCol map[int]int) []float64 {
+	uT := math.Min(r.target, r.deadline)
+	u := make([]float64, nv)
+	for j := range p {
+		u[j] = r.in.V // α_j
+	}
+	for j := p; j < Tc; j++ {
+		u[j] = uT // t_j and τ_j
+	}
+	u[Tc] = uT
+	for j := Tc + 1; j < nv; j++ {
+		u[j] = r.in.V // β_i
+	}
+	for _, c := range sCol {
+		u[c] = uT
+	}
+	for _, c := range kCol {
+		u[c] = float64(r.n)
+	}
+	return u
 }
 
 // energyCols are the columns energyObjective reads.

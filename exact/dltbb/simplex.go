@@ -38,10 +38,30 @@ const (
 // against every original row; when that fails (or the pivoting does), the program is
 // solved again after equilibrating its rows and columns.
 func Simplex(p *LP) ([]float64, float64, error) {
-	x, obj, err := simplex(p)
+	s, err := SimplexDual(p)
+	return s.X, s.Obj, err
+}
+
+// LPSolution is what SimplexDual returns: a point, its objective and the row
+// multipliers of the final basis, from which DualBound derives a bound that does not
+// depend on the simplex having stopped at an optimum.
+type LPSolution struct {
+	X   []float64 // the point (len(C)); nil when the program is infeasible
+	Obj float64   // C·X
+	// Y holds one multiplier per row: the dual of the final basis when X is set, the
+	// phase-one dual (a candidate Farkas ray, see InfeasibilityProof) when the
+	// program was found infeasible, nil after any other failure.
+	Y []float64
+}
+
+// SimplexDual is Simplex that also returns the row multipliers of its final basis
+// (or, for an infeasible program, of its phase one), so that the caller can check
+// the claim with DualBound or InfeasibilityProof instead of trusting the pivoting.
+func SimplexDual(p *LP) (LPSolution, error) {
+	s, err := simplex(p)
 	if err == nil {
-		if err = checkRows(p, x); err == nil {
-			return x, obj, nil
+		if err = checkRows(p, s.X); err == nil {
+			return s, nil
 		}
 	}
 	// A second opinion on an infeasibility claim as on any failure: a wrong claim
@@ -49,13 +69,15 @@ func Simplex(p *LP) ([]float64, float64, error) {
 	return scaledSimplex(p)
 }
 
-// scaledSimplex is Simplex on the equilibrated program, its second try.
-func scaledSimplex(p *LP) ([]float64, float64, error) {
+// scaledSimplex is Simplex on the equilibrated program, its second try. The
+// multipliers it returns are those of the original rows (the row scales undone).
+func scaledSimplex(p *LP) (LPSolution, error) {
 	// Equilibrate: rows to a largest entry of 1, then columns likewise. The node LPs
 	// mix times (1e2), rates (1e-3) and b_2 (1e4) in one column.
 	n, mr := len(p.C), len(p.Rows)
 	q := &LP{C: make([]float64, n), Rows: make([][]float64, mr), Rel: p.Rel, B: make([]float64, mr)}
 	colScale := make([]float64, n)
+	rowScale := make([]float64, mr)
 	for r, row := range p.Rows {
 		big := 0.0
 		for _, a := range row {
@@ -71,6 +93,7 @@ func scaledSimplex(p *LP) ([]float64, float64, error) {
 			colScale[k] = math.Max(colScale[k], math.Abs(a*rs))
 		}
 		q.B[r] = p.B[r] * rs
+		rowScale[r] = rs
 	}
 	for k := range colScale {
 		if colScale[k] == 0 {
@@ -82,22 +105,31 @@ func scaledSimplex(p *LP) ([]float64, float64, error) {
 		}
 		q.C[k] = p.C[k] * colScale[k]
 	}
-	y, _, err := simplex(q)
+	qs, err := simplex(q)
+	// Row r of q is row r of p times rowScale[r]: its multiplier counts rowScale[r]
+	// times for p. (Column scales leave the multipliers alone.)
+	var y []float64
+	if qs.Y != nil {
+		y = make([]float64, mr)
+		for r := range y {
+			y[r] = qs.Y[r] * rowScale[r]
+		}
+	}
 	if err != nil {
-		return nil, 0, err
+		return LPSolution{Y: y}, err
 	}
 	x := make([]float64, n)
 	for k := range x {
-		x[k] = y[k] * colScale[k]
+		x[k] = qs.X[k] * colScale[k]
 	}
 	if err := checkRows(p, x); err != nil {
-		return nil, 0, err
+		return LPSolution{}, err
 	}
 	obj := 0.0
 	for k := range n {
 		obj += p.C[k] * x[k]
 	}
-	return x, obj, nil
+	return LPSolution{X: x, Obj: obj, Y: y}, nil
 }
 
 // checkRows returns an error when x violates a row of p beyond simplexRowTol.
@@ -125,7 +157,7 @@ func checkRows(p *LP, x []float64) error {
 }
 
 // simplex solves p without scaling.
-func simplex(p *LP) ([]float64, float64, error) {
+func simplex(p *LP) (LPSolution, error) {
 	n, mr := len(p.C), len(p.Rows)
 	nSlack := 0
 	for _, r := range p.Rel {
@@ -151,6 +183,9 @@ func simplex(p *LP) ([]float64, float64, error) {
 	rhs := width - 1
 	tab := make([][]float64, mr)
 	basis := make([]int, mr)
+	// Per row: its slack and artificial columns (-1: none) and whether it was negated;
+	// rowDuals reads the multipliers off their reduced costs.
+	cols := rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}
 	bScale := 1.0
 	si, ai := 0, 0
 	for r := range mr {
@@ -174,12 +209,15 @@ func simplex(p *LP) ([]float64, float64, error) {
 				row[k] = -row[k]
 			}
 			b = -b
+			cols.flip[r] = true
 		}
 		row[rhs] = b
 		bScale = math.Max(bScale, b)
+		cols.slack[r], cols.art[r] = slack, -1
 		if needs[r] {
 			row[art+ai] = 1
 			basis[r] = art + ai
+			cols.art[r] = art + ai
 			ai++
 		} else {
 			basis[r] = slack
@@ -202,7 +240,7 @@ func simplex(p *LP) ([]float64, float64, error) {
 		cost1[k] = 1
 	}
 	if err := primal(tab, basis, d, cost1, art, width); err != nil {
-		return nil, 0, err
+		return LPSolution{}, err
 	}
 	// The phase-one objective, summed from the artificials still basic (the running
 	// value in d[rhs] carries the round-off of every pivot).
@@ -213,7 +251,7 @@ func simplex(p *LP) ([]float64, float64, error) {
 		}
 	}
 	if infeas > simplexFeasTol*bScale {
-		return nil, 0, ErrInfeasible
+		return LPSolution{Y: cols.duals(p.Rel, d, 1)}, ErrInfeasible
 	}
 	// Drive zero artificials out of the basis where a structural pivot exists.
 	for r := range mr {
@@ -240,7 +278,7 @@ func simplex(p *LP) ([]float64, float64, error) {
 		}
 	}
 	if err := primal(tab, basis, d, p.C, art, art); err != nil {
-		return nil, 0, err
+		return LPSolution{}, err
 	}
 	x := make([]float64, n)
 	for r := range mr {
@@ -252,7 +290,43 @@ func simplex(p *LP) ([]float64, float64, error) {
 	for k := range n {
 		obj += p.C[k] * x[k]
 	}
-	return x, obj, nil
+	return LPSolution{X: x, Obj: obj, Y: cols.duals(p.Rel, d, 0)}, nil
+}
+
+// rowCols records, per row of a tableau, its slack and artificial columns (-1 when
+// it has none) and whether the row was negated to make its right-hand side
+// nonnegative.
+type rowCols struct {
+	slack, art []int
+	flip       []bool
+}
+
+// duals reads the row multipliers y of the original program off the reduced costs d
+// of the slack and artificial columns (artCost: the artificials' cost, 1 in phase
+// one, 0 in phase two). A slack column of row r is e·s·unit_r in the tableau's
+// constraint matrix (e = +1 for a ≤ row, −1 for a ≥ row; s = −1 when the row was
+// negated), so its reduced cost is −e·s·π_r, and y_r = s·π_r; an artificial column is
+// unit_r with reduced cost artCost − π_r. The signs of y are not forced here:
+// DualBound clamps them.
+func (c rowCols) duals(rel []int, d []float64, artCost float64) []float64 {
+	y := make([]float64, len(rel))
+	for r := range y {
+		s := 1.0
+		if c.flip[r] {
+			s = -1
+		}
+		switch {
+		case c.slack[r] >= 0:
+			e := 1.0
+			if rel[r] > 0 {
+				e = -1
+			}
+			y[r] = -e * d[c.slack[r]]
+		case c.art[r] >= 0:
+			y[r] = s * (artCost - d[c.art[r]])
+		}
+	}
+	return y
 }
 
 func cost(c []float64, k int) float64 {
@@ -396,16 +470,16 @@ func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
 // reduced costs that looked optimal; the equilibrated one found it. A value too high
 // would prune wrongly, so the search for min-energy takes the lower of both.
 func SimplexBoth(p *LP) ([]float64, float64, error) {
-	x1, o1, e1 := simplex(p)
+	s1, e1 := simplex(p)
 	if e1 == nil {
-		e1 = checkRows(p, x1)
+		e1 = checkRows(p, s1.X)
 	}
-	x2, o2, e2 := scaledSimplex(p)
+	s2, e2 := scaledSimplex(p)
 	switch {
-	case e1 == nil && (e2 != nil || o1 <= o2):
-		return x1, o1, nil
+	case e1 == nil && (e2 != nil || s1.Obj <= s2.Obj):
+		return s1.X, s1.Obj, nil
 	case e2 == nil:
-		return x2, o2, nil
+		return s2.X, s2.Obj, nil
 	}
 	return nil, 0, e2
 }
