@@ -92,8 +92,8 @@ type Result struct {
 	// that prune with an LP value check it with them (exact/dltbb.DualBound) rather
 	// than trust the solver's objective.
 	RowDuals []float64
-	Solver      string        // solver name and version, e.g. "HiGHS 1.10.0"
-	Message     string        // the solver's own status text, for humans
+	Solver   string // solver name and version, e.g. "HiGHS 1.10.0"
+	Message  string // the solver's own status text, for humans
 }
 
 // Solver is a MILP backend. Solve must be safe to call from several goroutines at
