@@ -397,22 +397,21 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		}
 		add(rel, r.deadline, f(Tc), 1)
 	}
-	if em == nil {
-		lp.U = r.columnBounds(nv, p, nt, Tc, sCol, kCol)
-	}
+	lp.U = r.columnBounds(nv, p, nt, Tc, sCol, kCol)
 	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
 	if suffix {
 		nl.tp = Tj(p)
 	}
 	if em != nil {
-		r.energyObjective(nl, seq, energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol},
-			rem-nForced, add)
+		cols := energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol}
+		r.energyObjective(nl, seq, cols, rem-nForced, add)
+		r.energyBounds(lp.U, seq, cols)
 	}
 	return nl
 }
 
-// columnBounds returns the upper bounds of a min-time node LP's columns (LP.U) for
-// the schedules that still matter, T <= min(target, deadline): every start t_j,
+// columnBounds returns the upper bounds of a node LP's columns (LP.U) for the
+// schedules that still matter, T <= min(target, deadline): every start t_j,
 // computing time τ_j and first-message start s_i is at most T (rows (6.16), (6.20),
 // the link and first-message rows), every load at most V (the load row), every
 // message count k_i at most n (the count row). Columns are laid out as in build: p
@@ -437,6 +436,34 @@ func (r *relax) columnBounds(nv, p, nt, Tc int, sCol, kCol map[int]int) []float6
 		u[c] = float64(r.n)
 	}
 	return u
+}
+
+// energyBounds sets the upper bounds (LP.U) of the energy columns that columnBounds
+// left at V. Each of G', H' and W_i appears only in rows that bound it from below and
+// has a positive cost, so some optimum of the node LP has it at its lower envelope,
+// which these bound: G' = (s2 − s1)(α − ρ)^+ <= (s2 − s1)V, likewise H'; W_i <= n·O_i +
+// (C_i + a_2i)V (the larger of its two rows at z_i <= 1, β_i <= V, X_i <= β_i, k_i <=
+// n, b_2i < 0). X_i <= β_i <= V and z_i <= 1 are rows. DualBound's box then holds an
+// optimum, which is all its bound needs.
+func (r *relax) energyBounds(u []float64, seq []int, c energyCols) {
+	in, em := r.in, r.energy
+	for j, col := range c.G {
+		i := r.mach(seq[j])
+		u[col] = (em.s2[i] - em.s1[i]) * in.V
+	}
+	for i, col := range c.H {
+		u[col] = (em.s2[i] - em.s1[i]) * in.V
+	}
+	for _, col := range c.X {
+		u[col] = in.V
+	}
+	for _, col := range c.Z {
+		u[col] = 1
+	}
+	for i, col := range c.W {
+		mc := in.Machines[i]
+		u[col] = float64(r.n)*mc.O + (mc.C+mc.A2)*in.V
+	}
 }
 
 // energyCols are the columns energyObjective reads.

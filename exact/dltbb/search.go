@@ -50,6 +50,9 @@ type Result struct {
 	LPs       int         // linear programs solved
 	Pruned    int         // children pruned by bound, count or symmetry
 	Failed    int         // node LPs the solver failed on (kept open with the parent's bound)
+	// Uncertified counts leaves whose LP point the solver could not certify optimal
+	// (its bound lies below the point's value); the final bound is capped at theirs.
+	Uncertified int
 }
 
 // Errors of Solve.
@@ -83,6 +86,9 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 			return nil, err
 		}
 	}
+	// The starts' best bounds the time columns of every later node LP (LP.U), which
+	// their dual bounds need.
+	s.retarget()
 	if !opt.NoLocalSearch && s.res.Feasible {
 		if err := s.improve(ctx); err != nil {
 			return nil, err
@@ -165,7 +171,8 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x [
 		if err != nil {
 			return nil, 0, nil, false, lps, fmt.Errorf("dltbb: node LP %v: %w", seq, err)
 		}
-		// The solver's objective, not x's: an audited LP may return a lower value.
+		// The solver's objective, not x's: a certifying solver returns the certified
+		// lower bound, which may lie a little below x's value.
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
@@ -287,6 +294,23 @@ func (s *search) accept(seq []int, x []float64) bool {
 	s.res.Sequence = s.rx.machines(seq)
 	s.seq = append([]int(nil), seq...)
 	return true
+}
+
+// checkLeaf caps the final bound at a leaf's bound when the LP solver could not
+// certify its point: the sequence's LP optimum is then only known to be at least
+// bound, and may lie below the schedule x gives (which the search used). With a
+// certified point, bound is x's value less lpBoundSlack and nothing happens.
+//
+// Min-time only: a min-energy leaf LP bounds the energy from below (the evaluator's E
+// of its schedule may lie above it), so the comparison would not mean anything there.
+func (s *search) checkLeaf(seq []int, x []float64, bound float64) {
+	if s.rx.energy != nil || bound >= s.target() {
+		return
+	}
+	if v := s.value(seq, x); bound < v*(1-2*lpBoundSlack) {
+		s.res.Uncertified++
+		s.failedBound = math.Min(s.failedBound, bound)
+	}
 }
 
 // child is one child of an expanded node and the outcome of its LP.
@@ -514,6 +538,7 @@ func (s *search) run(ctx context.Context) error {
 				if s.accept(k.seq, k.x) {
 					improved = true
 				}
+				s.checkLeaf(k.seq, k.x, k.bound)
 				continue
 			}
 			if k.bound >= s.target() {

@@ -483,3 +483,8 @@ func SimplexBoth(p *LP) ([]float64, float64, error) {
 	}
 	return nil, 0, e2
 }
+
+// SimplexDualScaled is SimplexDual on the equilibrated program only (rows, then
+// columns, to a largest entry of 1): the try that suits badly scaled programs such as
+// the min-energy node LPs.
+func SimplexDualScaled(p *LP) (LPSolution, error) { return scaledSimplex(p) }

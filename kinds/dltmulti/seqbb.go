@@ -2,15 +2,14 @@ package dltmulti
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"time"
 
+	"github.com/schedopt/schedopt/backends"
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 	"github.com/schedopt/schedopt/exact/dltbb"
-	"github.com/schedopt/schedopt/exact/dltseq"
 	hdlt "github.com/schedopt/schedopt/heuristics/dlt"
 	"github.com/schedopt/schedopt/solve"
 )
@@ -32,23 +31,6 @@ func (p *Problem) Advice(backend string, res *solve.Result) string {
 		return ""
 	}
 	return "dlt-multi: --backend exact (the sequence branch-and-bound) usually proves such instances much faster, e.g. --backend exact --gap 0.002"
-}
-
-// nodeLP solves a node LP of exact/dltbb with its fast simplex and, when that one
-// reports infeasibility or numerical trouble, again with the slower but more careful
-// dense simplex of exact/dltseq (Bland's rule, refined basic solution).
-func nodeLP(p *dltbb.LP) ([]float64, float64, error) {
-	x, obj, err := dltbb.Simplex(p)
-	if err == nil {
-		return x, obj, nil
-	}
-	// Infeasibility (it prunes a subtree) and failures are confirmed by the Bland's
-	// rule simplex; infeasible node LPs are rare (deadlines), so this costs little.
-	x, obj, err = (&dltseq.LP{C: p.C, Rows: p.Rows, Rel: p.Rel, B: p.B}).Solve()
-	if errors.Is(err, dltseq.ErrInfeasible) {
-		return nil, 0, fmt.Errorf("%w: %w", dltbb.ErrInfeasible, err)
-	}
-	return x, obj, err
 }
 
 // StartSequences returns the machine orders of the online heuristics (SSC and GSS with
@@ -96,23 +78,21 @@ func (p *Problem) solveSequenceBB(ctx context.Context, req solve.Request) (*solv
 	} else if w := req.Log; w != nil {
 		opt.Log, opt.LogEvery = w, 5*time.Second
 	}
-	audit := &lpAudit{every: auditEvery}
+	var second backends.Solver
 	if s, err := solve.NewSolver("highs"); err == nil {
-		audit.solver = s
+		second = s
 	}
-	lp := audit.solve
-	if in.Objective == dm.MinEnergy {
-		if audit.solver == nil {
-			return nil, fmt.Errorf("%s: sequence branch-and-bound for min-energy needs the highs backend for its node LPs", p.Name())
-		}
-		audit.every, lp = 0, audit.backendLP
+	if in.Objective == dm.MinEnergy && second == nil {
+		return nil, fmt.Errorf("%s: sequence branch-and-bound for min-energy needs the highs backend for its node LPs", p.Name())
 	}
+	cert := newLPCert(second, in.Objective == dm.MinEnergy)
+	lp := cert.solve
 	out, err := dltbb.Solve(ctx, in, lp, opt)
 	if err != nil {
 		return nil, fmt.Errorf("%s: sequence branch-and-bound: %w", p.Name(), err)
 	}
 	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.Exact,
-		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs, %d failed LPs; %s)", out.Nodes, out.LPs, out.Failed, audit.summary()),
+		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs, %d failed LPs, %d uncertified leaves; %s)", out.Nodes, out.LPs, out.Failed, out.Uncertified, cert.summary()),
 		Nodes:  int64(out.Nodes)}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	switch {
