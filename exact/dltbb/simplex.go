@@ -431,12 +431,21 @@ func primal(tab [][]float64, basis []int, d, cost []float64, limit, block int) e
 	return errors.New("dltbb: simplex iteration limit")
 }
 
-// pivotRow makes column k basic in row r, updating the reduced costs d.
+// pivotRow makes column k basic in row r, updating the reduced costs d. The
+// eliminations touch only the pivot row's nonzeros, listed once per pivot (the
+// tableau stays sparse: slack and artificial columns are mostly unit vectors), which
+// leaves the arithmetic, and so every result, exactly as a dense sweep's that skips
+// zeros.
 func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
 	pr := tab[r]
 	inv := 1 / pr[k]
-	for j := range pr {
-		pr[j] *= inv
+	var buf [256]int32
+	nz := buf[:0]
+	for j, v := range pr {
+		if v != 0 {
+			pr[j] = v * inv
+			nz = append(nz, int32(j))
+		}
 	}
 	pr[k] = 1
 	for i, row := range tab {
@@ -444,19 +453,15 @@ func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
 			continue
 		}
 		if f := row[k]; f != 0 {
-			for j, v := range pr {
-				if v != 0 {
-					row[j] -= f * v
-				}
+			for _, j := range nz {
+				row[j] -= f * pr[j]
 			}
 			row[k] = 0
 		}
 	}
 	if f := d[k]; f != 0 {
-		for j, v := range pr {
-			if v != 0 {
-				d[j] -= f * v
-			}
+		for _, j := range nz {
+			d[j] -= f * pr[j]
 		}
 		d[k] = 0
 	}
