@@ -1,6 +1,7 @@
 package dltbb
 
 import (
+	"math"
 	"os"
 	"testing"
 
@@ -21,7 +22,9 @@ func table61(b testing.TB) *dm.Instance {
 }
 
 // BenchmarkNodeLP solves one depth-5 node LP of Table 6.1 (with two sequencing cuts)
-// with Simplex and with the Bland's-rule simplex of exact/dltseq.
+// with Simplex, with the Bland's-rule simplex of exact/dltseq, and with SimplexDual
+// followed by the DualBound that certifies it (the search's path through
+// kinds/dltmulti).
 func BenchmarkNodeLP(b *testing.B) {
 	in := table61(b)
 	rx := newRelax(in)
@@ -30,7 +33,7 @@ func BenchmarkNodeLP(b *testing.B) {
 	for _, c := range []struct {
 		name   string
 		solver LPSolver
-	}{{"simplex", Simplex}, {"dltseq", refLP}} {
+	}{{"simplex", Simplex}, {"dltseq", refLP}, {"simplex+dualbound", certifiedSimplex}} {
 		b.Run(c.name, func(b *testing.B) {
 			for range b.N {
 				if _, _, err := c.solver(nl.lp); err != nil {
@@ -39,4 +42,14 @@ func BenchmarkNodeLP(b *testing.B) {
 			}
 		})
 	}
+}
+
+// certifiedSimplex is SimplexDual with its value replaced by the DualBound of its
+// multipliers, as kinds/dltmulti's certifying solver does.
+func certifiedSimplex(p *LP) ([]float64, float64, error) {
+	s, err := SimplexDual(p)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s.X, math.Min(s.Obj, DualBound(p, s.Y)), nil
 }
