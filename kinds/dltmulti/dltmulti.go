@@ -254,7 +254,13 @@ func generators() []kinds.Generator {
 		Kind:    dm.Kind,
 		Summary: "heterogeneous hierarchical-memory system, the §6.4 generator (seed 004)",
 		Example: "  schedopt gen dlt-multi --m 10 --seed 1\n  schedopt gen dlt-multi --m 3 --n 4 --V 3000 --objective min-energy --deadline 400\n" +
-			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --objective min-energy --deadline 432 --fixed-length",
+			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --objective min-energy --deadline 432 --fixed-length\n" +
+			"  # Fig. 6.3: Table 6.1 with n = 4 messages\n" +
+			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --n 4 --objective min-energy --deadline 1300 --fixed-length\n" +
+			"  # Fig. 6.5: only the machines M1..M8 of Table 6.1 are available\n" +
+			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --m 8 --objective min-energy --deadline 500 --fixed-length\n" +
+			"  # Fig. 6.8: Table 6.1 with drawn hibernate-to-disk startups (the thesis's draws are not printed)\n" +
+			"  schedopt gen dlt-multi --from instances/dlt-multi-table6.1.json --variant hdd --seed 1 --objective min-energy --deadline 500 --fixed-length",
 		Flags: genDLTMulti,
 	}}
 }
@@ -268,10 +274,38 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	deadline := fs.Float64("deadline", 0, "deadline [s] (required for min-energy)")
 	fixed := fs.Bool("fixed-length", false, "T == deadline")
 	limit := fs.Float64("energy-limit", 0, "energy cap [J] for min-time (default: none)")
-	from := fs.String("from", "", "start from this dlt-multi instance file instead of the §6.4 generator (--m, --n, --V, --P0N and the seed are then ignored; the objective, deadline and limits are set by the flags)")
+	from := fs.String("from", "", "start from this dlt-multi instance file instead of the §6.4 generator; the objective, deadline and limits are set by the flags, and --m, --n, --V, --P0N and --variant change the file's instance only when given")
+	variant := fs.String("variant", VariantMixed, "with --from, the idle power P^I and startup S of every machine (Fig. 6.8 of seed 004): "+
+		"mixed (unchanged), hdd (S ~ U[40, 90] s, P^I ~ U[1, 7] W), ram (S ~ U[0.1, 6] s, P^I ~ U[70, 100] W), "+
+		"cold (P^I = 0, S = 120 s), lb (P^I = 0, S unchanged); hdd and ram draw from --seed (the thesis does not print its draws); "+
+		"O = S/100 is kept when the file has it for every machine (Table 6.1 does), otherwise O is unchanged")
 	return func(seed int64) (any, error) {
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"m", *m}, {"n", *n}} {
+			if fs.Changed(f.name) && f.v < 1 {
+				return nil, domain.Errorf("--"+f.name, "must be >= 1, got %d", f.v)
+			}
+		}
 		if *from != "" {
-			return fromFile(fs, *from, *objective, deadline, *fixed, limit)
+			o := deriveOpts{variant: *variant, seed: uint64(seed)}
+			if fs.Changed("m") {
+				o.m = *m
+			}
+			if fs.Changed("n") {
+				o.n = *n
+			}
+			if fs.Changed("V") {
+				o.V = V
+			}
+			if fs.Changed("P0N") {
+				o.P0N = p0n
+			}
+			return fromFile(fs, *from, o, *objective, deadline, *fixed, limit)
+		}
+		if fs.Changed("variant") {
+			return nil, domain.Errorf("--variant", "needs --from: the §6.4 generator already draws P^I and S per machine")
 		}
 		if *m < 1 {
 			return nil, domain.Errorf("--m", "must be >= 1, got %d", *m)
@@ -303,10 +337,10 @@ func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
 	}
 }
 
-// fromFile is the generator's --from: the instance of path with the objective,
-// deadline, fixed length and energy limit of the flags, named after them (so that a
-// sweep over deadlines has one name per deadline).
-func fromFile(fs *pflag.FlagSet, path, objective string, deadline *float64, fixed bool, limit *float64) (any, error) {
+// fromFile is the generator's --from: the instance of path, changed by the overrides
+// o, with the objective, deadline, fixed length and energy limit of the flags, named
+// after them (so that a sweep over deadlines or variants has one name per instance).
+func fromFile(fs *pflag.FlagSet, path string, o deriveOpts, objective string, deadline *float64, fixed bool, limit *float64) (any, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, domain.Errorf("--from", "%v", err)
@@ -320,7 +354,11 @@ func fromFile(fs *pflag.FlagSet, path, objective string, deadline *float64, fixe
 	if name == "" {
 		name = "dlt-multi"
 	}
-	name += "-" + objective
+	suffix, err := derive(in, o)
+	if err != nil {
+		return nil, err
+	}
+	name += suffix + "-" + objective
 	if fs.Changed("deadline") {
 		in.Deadline = deadline
 		name += fmt.Sprintf("-T%g", *deadline)

@@ -326,7 +326,7 @@ func TestDLTMultiGeneratorFrom(t *testing.T) {
 	} {
 		fs := pflag.NewFlagSet("dlt-multi", pflag.ContinueOnError)
 		build := gen.Flags(fs)
-		if err := fs.Parse(append([]string{"--from", path, "--m", "3"}, c.args...)); err != nil {
+		if err := fs.Parse(append([]string{"--from", path}, c.args...)); err != nil {
 			t.Fatal(err)
 		}
 		v, err := build(7)
