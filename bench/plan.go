@@ -53,7 +53,7 @@ type Job struct {
 	Instance  *Instance
 	Backend   string
 	TimeLimit time.Duration
-	Gap       float64 // relative MIP gap; only for MILP backends
+	Gap       float64 // relative gap; MILP backends, and exact when its entry lists gaps
 	HasGap    bool
 	Rep       int
 }
@@ -387,6 +387,9 @@ func (p *Plan) expandJobs(scale float64) error {
 			gaps = []float64{backends.DefaultRelGap}
 		}
 		milp := !(b.Name == solve.Exact || strings.HasPrefix(b.Name, solve.HeuristicPrefix))
+		// The exact backend runs at gap 0 unless its own entry lists gaps (then it
+		// stops, like a MILP, as soon as its bound is within the gap).
+		hasGap := milp || (b.Name == solve.Exact && len(b.Gaps) > 0)
 		matched := 0
 		for _, in := range p.Instances {
 			if len(b.Kinds) > 0 && !slices.Contains(b.Kinds, in.Kind) {
@@ -423,12 +426,12 @@ func (p *Plan) expandJobs(scale float64) error {
 						limit = minScaledLimit
 					}
 					gl := gaps
-					if !milp {
+					if !hasGap {
 						gl = gaps[:1]
 					}
 					for _, g := range gl {
 						for r := 0; r < reps; r++ {
-							j := Job{Instance: in, Backend: name, TimeLimit: limit, Gap: g, HasGap: milp, Rep: r}
+							j := Job{Instance: in, Backend: name, TimeLimit: limit, Gap: g, HasGap: hasGap, Rep: r}
 							j.Key = jobKey(j)
 							p.Jobs = append(p.Jobs, j)
 						}

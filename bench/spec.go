@@ -29,7 +29,8 @@ type Spec struct {
 	// limit. Default: 60s.
 	TimeLimits []Duration `json:"time_limits"`
 	// Gaps are the relative MIP gaps; one MILP job per gap. Default: 1e-6. Exact
-	// algorithms and heuristics ignore them and run once per time limit.
+	// algorithms and heuristics ignore them and run once per time limit (the backend
+	// "exact" takes the gaps of its own entry, BackendSpec.Gaps).
 	Gaps []float64 `json:"gaps"`
 	// Repetitions runs every job this many times (default 1).
 	Repetitions int `json:"repetitions"`
@@ -65,7 +66,9 @@ type InstanceSpec struct {
 // or an object with the name and the restrictions.
 type BackendSpec struct {
 	Name string `json:"name"`
-	// TimeLimits and Gaps replace the spec's lists for this backend when set.
+	// TimeLimits and Gaps replace the spec's lists for this backend when set. The
+	// backend "exact" ignores the spec's gaps and runs at gap 0 unless Gaps is set here,
+	// on its own entry (e.g. {"name": "exact", "gaps": [0.002]}).
 	TimeLimits []Duration `json:"time_limits,omitempty"`
 	Gaps       []float64  `json:"gaps,omitempty"`
 	// MaxIntegers, when > 0, runs this backend only on instances whose model has at

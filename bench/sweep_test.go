@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -428,5 +429,37 @@ func TestBundledSpecsLoad(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// The exact backend runs at gap 0 (one job, no gap in the key) unless its own entry
+// lists gaps; then it gets one job per listed gap, like a MILP backend.
+func TestSweepPlanGapsOfTheExactBackend(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		backends string
+		wantGaps []float64 // nil: one job without a gap
+	}{
+		{"plain name ignores the spec's gaps", `["exact"]`, nil},
+		{"entry without gaps", `[{"name":"exact"}]`, nil},
+		{"entry with gaps", `[{"name":"exact","gaps":[0.002,0.01]}]`, []float64{0.002, 0.01}},
+	} {
+		dir := t.TempDir()
+		writeInstances(t, dir, 1, nil)
+		p := plan(t, writeSpec(t, dir, `{"instances":[{"files":["inst*.json"]}], "backends":`+c.backends+
+			`, "time_limits":["10s"], "gaps":[1e-6, 0.1]}`), nil)
+		var gaps []float64
+		for _, j := range p.Jobs {
+			if j.HasGap != strings.Contains(j.Key, "|gap=") {
+				t.Errorf("%s: job %q: HasGap %v disagrees with its key", c.name, j.Key, j.HasGap)
+			}
+			if j.HasGap {
+				gaps = append(gaps, j.Gap)
+			}
+		}
+		wantJobs := max(len(c.wantGaps), 1)
+		if len(p.Jobs) != wantJobs || !slices.Equal(gaps, c.wantGaps) {
+			t.Errorf("%s: %d jobs with gaps %v, want %d with %v", c.name, len(p.Jobs), gaps, wantJobs, c.wantGaps)
+		}
 	}
 }
