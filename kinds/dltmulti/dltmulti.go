@@ -266,10 +266,10 @@ func generators() []kinds.Generator {
 }
 
 func genDLTMulti(fs *pflag.FlagSet) func(seed int64) (any, error) {
-	m := fs.Int("m", 10, "number of machines")
-	n := fs.Int("n", 12, "number of messages (installments)")
-	V := fs.Float64("V", 24000, "load [MB] (the thesis uses 24000 for m = 10)")
-	p0n := fs.Float64("P0N", 100, "originator power [W] (not given by the thesis)")
+	m := fs.Int("m", 10, "number of machines (with --from: keep only the file's first m machines, the available set {M1..Mm} of Fig. 6.5)")
+	n := fs.Int("n", 12, "number of messages (installments) (with --from: replaces the file's n)")
+	V := fs.Float64("V", 24000, "load [MB] (the thesis uses 24000 for m = 10) (with --from: replaces the file's V)")
+	p0n := fs.Float64("P0N", 100, "originator power [W] (not given by the thesis) (with --from: replaces the file's P0N)")
 	objective := fs.String("objective", dm.MinTime, "min-time or min-energy")
 	deadline := fs.Float64("deadline", 0, "deadline [s] (required for min-energy)")
 	fixed := fs.Bool("fixed-length", false, "T == deadline")

@@ -27,7 +27,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/schedopt/schedopt/figure"
@@ -68,8 +67,9 @@ func TestFig63Fig65Fig66Fig68Sweeps(t *testing.T) {
 		series{"n = 12", whole})
 	sets := append(pick(bySet, []string{"-m6", "-m7", "-m8", "-m9"}, func(k string) string { return "{M1..M" + k[2:] + "}" }),
 		series{"{M1..M10}", whole})
+	variantLabel := map[string]string{"-hdd-s1": "HDD (drawn, seed 1)", "-ram-s1": "RAM (drawn, seed 1)", "-cold": "cold", "-lb": "LB"}
 	variants := append([]series{{"mixed (Table 6.1)", whole}},
-		pick(byVariant, []string{"-hdd-s1", "-ram-s1", "-cold", "-lb"}, func(k string) string { return strings.TrimPrefix(k, "-") })...)
+		pick(byVariant, []string{"-hdd-s1", "-ram-s1", "-cold", "-lb"}, func(k string) string { return variantLabel[k] })...)
 
 	for _, g := range []struct {
 		fig string
@@ -150,7 +150,7 @@ func TestFig63Fig65Fig66Fig68Sweeps(t *testing.T) {
 		{curves(sizes, energyKJ), "Table 6.1, n messages: minimum energy at fixed T (P0N = 100 W)", "E [kJ]", "dltmulti-fig6.3-E-n"},
 		{curves(sizes, func(p minePoint) float64 { return p.overRho }), "Table 6.1: largest chunk over its RAM at minimum energy", "max α/ρ − 1", "dltmulti-fig6.6-outofcore"},
 		{curves(sets, energyKJ), "Table 6.1, n = 12, machines M1..Mm: minimum energy at fixed T", "E [kJ]", "dltmulti-fig6.5-E-m"},
-		{curves(variants, energyKJ), "Table 6.1, n = 12, P^I / S variants: minimum energy at fixed T", "E [kJ]", "dltmulti-fig6.8-E-variants"},
+		{curves(variants, energyKJ), "Table 6.1, n = 12, idle power / startup variants: minimum energy at fixed T", "E [kJ]", "dltmulti-fig6.8-E-variants"},
 	} {
 		files, err := figure.TradeOff(c.curves, c.title, "schedule length T [s]", c.y, filepath.Join(dir, c.f+ext))
 		if err != nil {
