@@ -79,6 +79,54 @@ func TestFig63Fig65Fig66Fig68Sweeps(t *testing.T) {
 			t.Logf("%s %-18s %s", g.fig, s.label, mineSummary(s.pts))
 		}
 	}
+	// Fig. 6.3, "n > 8 gives no substantial gain": E_n/E_12 − 1 over the common T.
+	for _, s := range sizes[:len(sizes)-1] {
+		r := relativeTo(s.pts, whole)
+		t.Logf("Fig. 6.3 %s against n = 12: E_n/E_12 − 1 over %d common T: median %+.2f%%, max %+.2f%%, min %+.2f%%",
+			s.label, len(r), 100*quantile(r, 0.5), 100*quantile(r, 1), 100*quantile(r, 0))
+	}
+	// Fig. 6.5: where the whole set lies against {M1..M8} and {M1..M9}.
+	for _, p := range whole {
+		e8, e9 := energyAt(sets[2].pts, p.T), energyAt(sets[3].pts, p.T)
+		if p.T > 400 || math.IsNaN(e8) || math.IsNaN(e9) {
+			continue
+		}
+		where := "between"
+		switch {
+		case p.E > max(e8, e9):
+			where = "above both"
+		case p.E < min(e8, e9):
+			where = "below both"
+		}
+		t.Logf("Fig. 6.5 T %4g E(M1..M10) %.1f, E(M1..M8) %.1f, E(M1..M9) %.1f: %s", p.T, p.E, e8, e9, where)
+	}
+	// Fig. 6.8: the trade-off range of each variant (shortest feasible T to the
+	// lowest E) and where it is below or above the original (mixed).
+	for _, s := range variants {
+		first, best := minePoint{E: math.NaN()}, minePoint{E: math.Inf(1)}
+		below, above := 0, 0
+		for _, p := range s.pts {
+			if !p.feasible() {
+				continue
+			}
+			if math.IsNaN(first.E) {
+				first = p
+			}
+			if p.E < best.E {
+				best = p
+			}
+			if e := energyAt(whole, p.T); !math.IsNaN(e) {
+				switch {
+				case p.E < e*(1-0.002):
+					below++
+				case p.E > e*(1+0.002):
+					above++
+				}
+			}
+		}
+		t.Logf("Fig. 6.8 %-20s T from %g to %g (min E), E from %.1f to %.1f J (%.1f%% lower); against mixed at the same T (beyond 0.2 %%): %d below, %d above",
+			s.label, first.T, best.T, first.E, best.E, 100*(1-best.E/first.E), below, above)
+	}
 	// Fig. 6.6: the largest chunk relative to its machine's RAM, per T and n.
 	grid := map[float64]bool{}
 	for _, s := range sizes {
@@ -158,4 +206,34 @@ func TestFig63Fig65Fig66Fig68Sweeps(t *testing.T) {
 		}
 		t.Log(files)
 	}
+}
+
+// energyAt is the energy of the series at T, NaN when it has no schedule there.
+func energyAt(pts []minePoint, T float64) float64 {
+	for _, p := range pts {
+		if p.T == T {
+			return p.E
+		}
+	}
+	return math.NaN()
+}
+
+// relativeTo is E/E_ref − 1 at every T where both series have a schedule.
+func relativeTo(pts, ref []minePoint) []float64 {
+	var r []float64
+	for _, p := range pts {
+		if e := energyAt(ref, p.T); p.feasible() && !math.IsNaN(e) {
+			r = append(r, p.E/e-1)
+		}
+	}
+	sort.Float64s(r)
+	return r
+}
+
+// quantile is the q-quantile (nearest rank) of sorted values, NaN when empty.
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	return sorted[int(math.Round(q*float64(len(sorted)-1)))]
 }
