@@ -57,7 +57,10 @@ type Probe struct {
 	// solution whose T is only an upper bound (then E is a lower bound).
 	Status string
 	// Gap is the relative MIP gap of the solution (0 when proven optimal at gap 0).
-	Gap      float64
+	Gap float64
+	// Bound is a proven lower bound on T(m, n, V) when the probe's solver reports one
+	// (SeqBBProbe); 0 when unknown.
+	Bound    float64
 	Schedule dm.Schedule
 	Seconds  float64
 }
