@@ -25,18 +25,18 @@ type SeqBBConfig struct {
 // enumeration instead), instead of the MIP (5.17)-(5.26).
 //
 // This is the same problem. (5.17)-(5.26) is the min-time special case of the chapter 6
-// model (6.6)-(6.28) on identical machines, term by term: (5.18) = (6.16) (one O per
-// message, t_{n+1} := T in both), (5.19)/(5.20) = (6.17)/(6.18) (a machine computes a
-// chunk after receiving it and receives the next one after computing it), (5.21) =
-// (6.15) with S_i = S (every message starts at or after S; the §6 machine starts just in
-// time, so its first message is the one (6.15) binds, and with one S for all machines
-// (5.21)'s "all machines woken at time 0" gives the same rows), (5.22)-(5.24) =
-// (6.21)-(6.13) (exactly n messages, each to one machine), (5.26) = (6.19) (τ the
-// maximum of the two pieces). The energy rows of §6 are absent in min-time. The sequence
-// branch-and-bound solves (6.6)-(6.28) exactly for a given sequence (one LP per leaf) and
-// bounds the rest, so its T and bound are those of (5.17)-(5.26); the equivalence is
-// tested against BuildHomogeneous solved by HiGHS on small probes
-// (TestSeqBBProbeMatchesTheMIP).
+// model (6.6)-(6.28) (formulations/dltmulti.Build) on identical machines, row for row:
+// (5.18) = (6.16) (one O per message, t_{n+1} := T in both), (5.19) = (6.20), (5.20) =
+// (6.17) (a machine computes a chunk after receiving it and receives its next one
+// after computing it), (5.21) = (6.15) with S_i = S (every message starts at or after
+// S: the chapter 5 machines are all woken at time 0, the chapter 6 ones just in time for
+// their first message, which gives the same rows when all S_i are equal), (5.22) =
+// (6.21) (>= against =, the same in min-time), (5.23) = (6.14), (5.24) = (6.13)
+// (exactly n messages, each to one machine), (5.25) = (6.18), (5.26) = (6.19) (τ the
+// maximum of the two pieces). The other rows of chapter 6 only define the energy. The
+// sequence branch-and-bound solves a fixed sequence of (6.6)-(6.28) exactly (one LP per
+// leaf) and bounds the rest, so its T and bound are those of (5.17)-(5.26); tested
+// against BuildHomogeneous solved by HiGHS (TestSeqBBProbeMatchesTheMIP).
 //
 // The probe's T is the evaluator's makespan of the best schedule; Bound is the larger of
 // the search's proven lower bound on T(m, n, V) and HomogeneousLowerBound (T itself when
