@@ -19,8 +19,10 @@
 // above it E falls.
 //
 // Every probe is one MIP solve (MIPProbe) through the certification policy
-// (solve.SolveModel with solve.NewPolicy); its decoded schedule's length is recomputed
-// by the independent evaluator of domain/dltmulti. Probes run on a worker pool (Run):
+// (solve.SolveModel with solve.NewPolicy), or one run of the sequence branch-and-bound
+// of the chapter 6 model, the same problem on identical machines (SeqBBProbe, which also
+// reports a proven lower bound on T, from SuffixLowerBound among others); its schedule's
+// length is recomputed by the independent evaluator of domain/dltmulti. Probes run on a worker pool (Run):
 // the searches of all m and of all levels run concurrently, at most Workers solves at a
 // time; cancelling the context stops them.
 //
