@@ -8,10 +8,12 @@ package isoeff
 //
 //	go test -tags isoefftable52 -run Table52 -v -timeout 300m ./maps/isoeff
 //
-// Environment: ISOEFF_T52_MS (default "2,3,5,8,10,12,15,18,20"), ISOEFF_T52_LIMIT
+// Environment: ISOEFF_T52_MS (default 2..20), ISOEFF_T52_LIMIT
 // (per probe, default 15s), ISOEFF_T52_GAP (default 0.005), ISOEFF_T52_VTOL (the
 // golden-section stop, default 500 MB), ISOEFF_T52_PROBES (instead of the table,
-// only probes "m:V,m:V,...").
+// only probes "m:V,m:V,..."). The whole table took 55 minutes on one thread (see
+// docs/reproduction/dltmulti.md); the docs' run was one process per m
+// (ISOEFF_T52_MS=m, GOMAXPROCS=1).
 
 import (
 	"context"
@@ -67,7 +69,10 @@ func TestTable52(t *testing.T) {
 		}
 		return
 	}
-	ms := []int{2, 3, 5, 8, 10, 12, 15, 18, 20}
+	var ms []int
+	for m := 2; m <= 20; m++ {
+		ms = append(ms, m)
+	}
 	if s := os.Getenv("ISOEFF_T52_MS"); s != "" {
 		ms = nil
 		for _, f := range strings.Split(s, ",") {
