@@ -50,13 +50,9 @@ func TestFig62MinEnergySweep(t *testing.T) {
 		t.Logf("T in [%g, %g]: omitted %s", pts[k].T, pts[l].T, pts[k].omitted)
 		k = l + 1
 	}
-	dir := os.Getenv("DLTMULTI_MINE_OUT")
+	dir, ext := mineOut()
 	if dir == "" {
 		return
-	}
-	ext := os.Getenv("DLTMULTI_MINE_EXT") // ".svg" (default) or ".png"
-	if ext == "" {
-		ext = ".svg"
 	}
 	e := mineCurve("min E (exact/dltbb)", pts, energyKJ)
 	loads := make([]figure.Curve, table.M())

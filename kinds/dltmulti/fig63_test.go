@@ -176,13 +176,9 @@ func TestFig63Fig65Fig66Fig68Sweeps(t *testing.T) {
 		}
 	}
 
-	dir := os.Getenv("DLTMULTI_MINE_OUT")
+	dir, ext := mineOut()
 	if dir == "" {
 		return
-	}
-	ext := os.Getenv("DLTMULTI_MINE_EXT") // ".svg" (default) or ".png"
-	if ext == "" {
-		ext = ".svg"
 	}
 	curves := func(ss []series, y func(minePoint) float64) []figure.Curve {
 		var cs []figure.Curve

@@ -189,3 +189,14 @@ func mineCurve(label string, pts []minePoint, y func(minePoint) float64) figure.
 
 // energyKJ is a point's E in kJ, the y of the energy figures.
 func energyKJ(p minePoint) float64 { return p.E / 1000 }
+
+// mineOut returns where the min-energy figure tests draw their figures:
+// DLTMULTI_MINE_OUT (empty: no figures) and the extension DLTMULTI_MINE_EXT (".svg",
+// the default, or ".png").
+func mineOut() (dir, ext string) {
+	dir, ext = os.Getenv("DLTMULTI_MINE_OUT"), os.Getenv("DLTMULTI_MINE_EXT")
+	if ext == "" {
+		ext = ".svg"
+	}
+	return dir, ext
+}
