@@ -515,7 +515,8 @@ along x, V on a log axis) with the isolines, the MAX line and the bounds (5.27) 
 below V_max) and (5.29) (dotted, above V_max; e > 1, m < n) unless --no-bounds.`,
 		Example: `  schedopt map isoefficiency --m-range 2,3 --n 2 --table eff.md
   schedopt map isoefficiency --m-range 2,6 --n 4 --levels 1,2,5,10,20 --csv eff.csv --plot eff --table eff.md
-  schedopt map isoefficiency --m-range 2,20 --n 20 --time-limit 300s --gap 0.005 --workers 6 --csv n20.csv --plot n20`,
+  schedopt map isoefficiency --m-range 2,20 --n 20 --time-limit 300s --gap 0.005 --workers 6 --csv n20.csv --plot n20
+  schedopt map isoefficiency --m-range 2,4 --n 20 --backend exact --time-limit 15s --gap 0.005 --levels 20,30 --table n20.md`,
 		Args: argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runIsoefficiency(cmd.Context(), e, &f)
@@ -532,7 +533,7 @@ below V_max) and (5.29) (dotted, above V_max; e > 1, m < n) unless --no-bounds.`
 	fl.DurationVar(&f.timeLimit, "time-limit", time.Minute, "time limit per probe (0: none)")
 	fl.Float64Var(&f.gap, "gap", 0, "relative MIP gap per probe (0 proves optimality)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "probes solved at the same time")
-	fl.StringVar(&f.backend, "backend", "highs", "MILP backend of the probes")
+	fl.StringVar(&f.backend, "backend", "highs", "MILP backend of the probes (the MIP (5.17)-(5.26)), or \"exact\": the sequence branch-and-bound, which proves n = 20 probes that the MIP does not")
 	fl.StringVar(&f.csvPath, "csv", "", "write the maxima and isoline points here")
 	fl.StringVar(&f.plotPath, "plot", "", "write the map here (.svg, .png, or no extension for both)")
 	fl.StringVar(&f.tablePath, "table", "", "write the E_max/V_max table (Markdown) here")
@@ -594,10 +595,14 @@ func (f *isoeffFlags) options() (isoeff.Options, error) {
 	case f.workers < 1:
 		return o, usagef("--workers: must be >= 1, got %d", f.workers)
 	}
+	o.VTol, o.ETol, o.Scan, o.Workers = f.vTol, f.eTol, f.scan, f.workers
+	if f.backend == solve.Exact {
+		o.Probe = isoeff.SeqBBProbe(isoeff.SeqBBConfig{Machine: isoeff.Reference(), TimeLimit: f.timeLimit, Gap: f.gap})
+		return o, nil
+	}
 	if _, err := solve.NewSolver(f.backend); err != nil {
 		return o, usagef("--backend: %v", err)
 	}
-	o.VTol, o.ETol, o.Scan, o.Workers = f.vTol, f.eTol, f.scan, f.workers
 	o.Probe = isoeff.MIPProbe(isoeff.MIPConfig{Machine: isoeff.Reference(), Backend: f.backend, TimeLimit: f.timeLimit, Gap: f.gap})
 	return o, nil
 }

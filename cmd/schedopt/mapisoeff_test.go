@@ -46,15 +46,24 @@ func TestMapIsoefficiencyBadInput(t *testing.T) {
 // A small real map through the command: every output is written, every point's
 // efficiency in the CSV is within the tolerances of its level, and the table has a row
 // per m beside Table 5.2.
+// TestMapIsoefficiencySmallRun: with the MIP probe (HiGHS) and with the sequence
+// branch-and-bound probe (--backend exact), a small map finds every level point
+// within its tolerances and writes the CSV, the plots and the table.
 func TestMapIsoefficiencySmallRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("solves MIPs")
 	}
+	for _, backend := range []string{"highs", "exact"} {
+		t.Run(backend, func(t *testing.T) { mapIsoefficiencySmallRun(t, backend) })
+	}
+}
+
+func mapIsoefficiencySmallRun(t *testing.T, backend string) {
 	dir := t.TempDir()
 	csvPath, table := filepath.Join(dir, "e.csv"), filepath.Join(dir, "e.md")
 	code, stdout, stderr := schedopt(t, "map", "isoefficiency", "--m-range", "2,3", "--n", "2", "--levels", "5",
 		"--v-range", "1000,40000", "--scan", "5", "--e-tol", "1e-2", "--workers", "2",
-		"--csv", csvPath, "--plot", filepath.Join(dir, "e"), "--table", table)
+		"--csv", csvPath, "--plot", filepath.Join(dir, "e"), "--table", table, "--backend", backend)
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, stderr)
 	}
