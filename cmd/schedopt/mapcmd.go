@@ -499,8 +499,10 @@ maximum; a golden-section search (two probes, the interval narrowed to the one o
 efficiency) finds E_max(m) at V_max(m) to --v-tol MB; then every level e < E_max(m) is
 bisected on both sides of V_max(m), stopping when the bracket is narrower than --v-tol MB
 or |E - e| <= --e-tol * e. Every probe is one MIP solve through the certification policy
-(--backend, --time-limit and --gap per probe, one thread each), its schedule re-simulated
-by the independent evaluator; --workers probes run at a time, with progress on stderr.
+(--backend, --time-limit and --gap per probe, one thread each) or, with --backend exact,
+one run of the sequence branch-and-bound of the §6 model on identical machines (the same
+problem, with certified node bounds), its schedule re-simulated by the independent
+evaluator; --workers probes run at a time, with progress on stderr.
 Ctrl-C stops the run. A probe that ends without a solution stops the run; one that ends
 with a solution but without proof (time limit, --gap) gives an efficiency that is only a
 lower bound, and the table counts how many probes were proven optimal.
