@@ -264,50 +264,41 @@ func (s *search) leaf(seq []int) (float64, error) {
 	if err != nil || !ok {
 		return math.Inf(1), nil // a start whose LP fails is only not used
 	}
-	before := s.res.Objective
-	s.accept(seq, x)
-	if s.res.Objective < before {
-		return s.res.Objective, nil
-	}
-	return s.value(seq, x), nil
-}
-
-// value is the evaluator's objective of the LP schedule of seq (+Inf if rejected).
-func (s *search) value(seq []int, x []float64) float64 {
-	r := dm.Evaluate(s.in, s.rx.schedule(seq, x), dm.EvalOptions{})
-	if !r.OK() {
-		return math.Inf(1)
-	}
-	return r.Objective
+	v, _ := s.accept(seq, x)
+	return v, nil
 }
 
 // accept makes the LP schedule of the full sequence seq the incumbent when the
-// evaluator accepts it and its objective is lower; it reports whether it did.
-func (s *search) accept(seq []int, x []float64) bool {
+// evaluator accepts it and its objective is lower. It returns the evaluator's
+// objective of the schedule (+Inf if rejected) and whether it became the incumbent.
+func (s *search) accept(seq []int, x []float64) (float64, bool) {
 	sch := s.rx.schedule(seq, x)
 	r := dm.Evaluate(s.in, sch, dm.EvalOptions{})
-	if !r.OK() || r.Objective >= s.res.Objective {
-		return false
+	if !r.OK() {
+		return math.Inf(1), false
+	}
+	if r.Objective >= s.res.Objective {
+		return r.Objective, false
 	}
 	s.res.Feasible, s.res.Objective, s.res.Schedule = true, r.Objective, sch
 	s.res.T, s.res.E = r.T, r.E
 	s.res.Sequence = s.rx.machines(seq)
 	s.seq = append([]int(nil), seq...)
-	return true
+	return r.Objective, true
 }
 
 // checkLeaf caps the final bound at a leaf's bound when the LP solver could not
 // certify its point: the sequence's LP optimum is then only known to be at least
-// bound, and may lie below the schedule x gives (which the search used). With a
-// certified point, bound is x's value less lpBoundSlack and nothing happens.
+// bound, and may lie below v, the value of the schedule x gives (which the search
+// used). With a certified point, bound is v less lpBoundSlack and nothing happens.
 //
 // Min-time only: a min-energy leaf LP bounds the energy from below (the evaluator's E
 // of its schedule may lie above it), so the comparison would not mean anything there.
-func (s *search) checkLeaf(seq []int, x []float64, bound float64) {
+func (s *search) checkLeaf(v, bound float64) {
 	if s.rx.energy != nil || bound >= s.target() {
 		return
 	}
-	if v := s.value(seq, x); bound < v*(1-2*lpBoundSlack) {
+	if bound < v*(1-2*lpBoundSlack) {
 		s.res.Uncertified++
 		s.failedBound = math.Min(s.failedBound, bound)
 	}
@@ -401,8 +392,7 @@ func (s *search) descend(ctx context.Context, start []int, curT float64) (float6
 			if k.err != nil || !k.ok {
 				continue // a neighbour whose LP failed is only not tried
 			}
-			s.accept(k.seq, k.x)
-			if t := s.value(k.seq, k.x); t < nextT {
+			if t, _ := s.accept(k.seq, k.x); t < nextT {
 				next, nextT = k.seq, t
 			}
 		}
@@ -535,10 +525,9 @@ func (s *search) run(ctx context.Context) error {
 				continue
 			}
 			if p+1 == in.N {
-				if s.accept(k.seq, k.x) {
-					improved = true
-				}
-				s.checkLeaf(k.seq, k.x, k.bound)
+				v, better := s.accept(k.seq, k.x)
+				improved = improved || better
+				s.checkLeaf(v, k.bound)
 				continue
 			}
 			if k.bound >= s.target() {
@@ -620,9 +609,9 @@ func (s *search) dive(ctx context.Context, node item) (bool, error) {
 		}
 		if len(kids[best].seq) == in.N {
 			before := s.res.Objective
-			s.accept(kids[best].seq, kids[best].x)
+			v, _ := s.accept(kids[best].seq, kids[best].x)
 			if !s.opt.NoLocalSearch {
-				if _, err := s.descend(ctx, kids[best].seq, s.value(kids[best].seq, kids[best].x)); err != nil {
+				if _, err := s.descend(ctx, kids[best].seq, v); err != nil {
 					return false, err
 				}
 			}
