@@ -209,3 +209,32 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestSolutionScheduleInvertsNewSolution: the schedule a solution object gives back is
+// the one it was built from, empty messages included, in link order.
+func TestSolutionScheduleInvertsNewSolution(t *testing.T) {
+	in, err := Generate(GenConfig{M: 3, N: 4, V: 3000, P0N: 100, Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Schedule{Messages: []Message{{Machine: 0, Size: 1000, Start: in.Machines[0].S}}}
+	s.Messages = append(s.Messages, Message{Machine: 1, Size: 0, Start: s.Messages[0].Start + in.Machines[0].Comm(1000)})
+	s.Messages = append(s.Messages, Message{Machine: 2, Size: 2000, Start: math.Max(in.Machines[2].S, s.Messages[1].Start+in.Machines[1].Comm(0))})
+	r := Evaluate(in, s, EvalOptions{AnyCount: true})
+	if !r.OK() {
+		t.Fatalf("test schedule rejected: %s", r.Worst())
+	}
+	sol := NewSolution(in, s, r)
+	if len(sol.EmptyMessages) != 1 {
+		t.Fatalf("%d empty messages, want 1", len(sol.EmptyMessages))
+	}
+	got := sol.Schedule()
+	if got.T != r.T || len(got.Messages) != len(s.Messages) {
+		t.Fatalf("got %+v, want the messages of %+v with T = %g", got, s, r.T)
+	}
+	for j := range s.Messages {
+		if got.Messages[j] != s.Messages[j] {
+			t.Errorf("message %d: got %+v, want %+v", j, got.Messages[j], s.Messages[j])
+		}
+	}
+}

@@ -35,6 +35,16 @@ type Solution struct {
 	Makespan float64 `json:"-"`
 }
 
+// Schedule returns the schedule the solution object was built from (the inverse of
+// NewSolution): its messages, the empty ones included, in link order, with its length T.
+func (sol Solution) Schedule() Schedule {
+	msgs := make([]Message, 0, len(sol.Messages)+len(sol.EmptyMessages))
+	for _, m := range sol.Messages {
+		msgs = append(msgs, Message{Machine: m.Machine, Size: m.Size, Start: m.Start})
+	}
+	return Schedule{T: sol.T, Messages: SortByStart(append(msgs, sol.EmptyMessages...))}
+}
+
 // NewSolution builds the solution object of s from its evaluation r. Energies and T
 // come from the evaluator, never from a model.
 func NewSolution(in *Instance, s Schedule, r *Report) Solution {

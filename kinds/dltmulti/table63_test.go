@@ -66,13 +66,7 @@ func TestTable63IdleFractions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sol := r.Solution.(dm.Solution)
-		var msgs []dm.Message
-		for _, m := range sol.Messages {
-			msgs = append(msgs, dm.Message{Machine: m.Machine, Size: m.Size, Start: m.Start})
-		}
-		msgs = dm.SortByStart(append(msgs, sol.EmptyMessages...))
-		a, b := idleFractions(in, dm.Schedule{Messages: msgs})
+		a, b := idleFractions(in, r.Solution.(dm.Solution).Schedule())
 		res["B&B"].all, res["B&B"].active = append(res["B&B"].all, a...), append(res["B&B"].active, b...)
 		t.Logf("seed %d: %s T %.3f gap %.3f%%", seed, r.Status, *r.Objective, 100**r.Gap)
 		for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {

@@ -79,11 +79,7 @@ func SeqBBProbe(cfg SeqBBConfig) ProbeFunc {
 		if !ok {
 			return p, fmt.Errorf("isoeff: probe m = %d, n = %d, V = %g: solution of type %T", m, n, V, res.Solution)
 		}
-		var msgs []dm.Message
-		for _, mg := range sol.Messages {
-			msgs = append(msgs, dm.Message{Machine: mg.Machine, Size: mg.Size, Start: mg.Start})
-		}
-		p.Schedule = dm.Schedule{Messages: dm.SortByStart(append(msgs, sol.EmptyMessages...))}
+		p.Schedule = sol.Schedule()
 		r := dm.Evaluate(in, p.Schedule, dm.EvalOptions{})
 		if !r.OK() {
 			return p, fmt.Errorf("isoeff: probe m = %d, n = %d, V = %g: the evaluator rejects the schedule: %s", m, n, V, r.Worst())
