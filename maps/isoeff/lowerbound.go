@@ -5,7 +5,7 @@ import (
 	"math"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
-	"github.com/schedopt/schedopt/exact/dltseq"
+	"github.com/schedopt/schedopt/exact/dltbb"
 )
 
 // ChainLowerBound returns a lower bound on T(m, n, V) of (5.17)-(5.26) for any m: the
@@ -53,10 +53,6 @@ func CapacityLowerBound(mc dm.Machine, m int, V float64) float64 {
 	return mc.S + mc.O + (mc.C+mc.A1)*V/float64(m)
 }
 
-// lbMargin is the relative amount SuffixLowerBound's LP value is lowered by before it
-// is used as a bound: the simplex's point is exact only up to its tolerances.
-const lbMargin = 1e-6
-
 // SuffixLowerBound returns a lower bound on T(m, n, V) of (5.17)-(5.26), the optimum
 // of a linear program in the chunk sizes α_1..α_n (in link order) and T. With
 // t_j = S + (j − 1)O + C Σ_{k<j} α_k, a lower bound on the start of message j ((5.18),
@@ -72,12 +68,17 @@ const lbMargin = 1e-6
 // of its suffix chunks in [t_q, T] ((5.19), (5.20)), each chunk taking at least O + Cα
 // + τ(α) with τ(α) >= a α + b; the r-th earliest such first message is at position
 // >= j + r, so it starts at or after t_{j+r}; and every term T − t_{j+r} is >= 0, so
-// c_j terms bound any smaller machine count. The program is solved by the Bland's-rule
-// simplex of exact/dltseq and the value lowered by lbMargin (relative).
+// c_j terms bound any smaller machine count. The program is solved by the simplex of
+// exact/dltbb, and the value returned is the safe dual bound of its multipliers
+// (dltbb.DualBound), not the simplex's objective: a simplex that stops short cannot
+// make a probe "optimal". The box DualBound needs holds an optimum: every α and t
+// coefficient of the rows is >= 0, so an optimum with Σα > V can give load back until
+// Σα = V (each α_j <= V), and T is at most that of the feasible point α_j = V/n.
+// −Inf when the multipliers prove nothing.
 func SuffixLowerBound(mc dm.Machine, m, n int, V float64) (float64, error) {
 	nv := n + 1 // α_1..α_n, T
 	tcol := n
-	lp := &dltseq.LP{C: make([]float64, nv)}
+	lp := &dltbb.LP{C: make([]float64, nv)}
 	lp.C[tcol] = 1
 	add := func(row []float64, rel int, b float64) {
 		lp.Rows, lp.Rel, lp.B = append(lp.Rows, row), append(lp.Rel, rel), append(lp.B, b)
@@ -117,11 +118,28 @@ func SuffixLowerBound(mc dm.Machine, m, n int, V float64) (float64, error) {
 			add(row, -1, -cst)
 		}
 	}
-	_, obj, err := lp.Solve()
+	lp.U = make([]float64, nv)
+	for j := range n {
+		lp.U[j] = V
+	}
+	// The rows read coef·α + row[tcol]·T <= B with row[tcol] < 0 (the sum row aside):
+	// at α_j = V/n each asks T >= (coef·α − B)/(−row[tcol]).
+	for r, row := range lp.Rows {
+		if lp.Rel[r] >= 0 || row[tcol] >= 0 {
+			continue
+		}
+		act := 0.0
+		for j := range n {
+			act += row[j] * V / float64(n)
+		}
+		lp.U[tcol] = math.Max(lp.U[tcol], (act-lp.B[r])/-row[tcol])
+	}
+	lp.U[tcol] = lp.U[tcol]*(1+1e-9) + 1e-9
+	sol, err := dltbb.SimplexDual(lp)
 	if err != nil {
 		return 0, fmt.Errorf("isoeff: suffix lower bound m = %d, n = %d, V = %g: %w", m, n, V, err)
 	}
-	return obj * (1 - lbMargin), nil
+	return math.Min(dltbb.DualBound(lp, sol.Y), sol.Obj), nil
 }
 
 // HomogeneousLowerBound is the largest of ChainLowerBound, CapacityLowerBound and
