@@ -342,3 +342,50 @@ func TestMeasureAndImportHelpExamplesRun(t *testing.T) {
 		}
 	}
 }
+
+// The measure and import profile examples of docs/cli.md run as written (in a
+// scratch directory, in order), and the instance they make has the promised front.
+func TestCLIDocMeasureExamples(t *testing.T) {
+	repoAbs, err := filepath.Abs(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile(filepath.Join(repo, "docs", "cli.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	start, end := strings.Index(text, "\n## measure\n"), strings.Index(text, "\n## version\n")
+	if start < 0 || end < start {
+		t.Fatal("docs/cli.md has no measure section before version")
+	}
+	var lines []string
+	for _, l := range exampleLines(text[start:end]) {
+		if !strings.Contains(l, "[--") { // the synopses
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 6 {
+		t.Fatalf("%d examples", len(lines))
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("meter.J", []byte("12.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(repoAbs, "measure"), "measure"); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		code, _, errs := runExample(t, l)
+		if code != 0 {
+			t.Fatalf("%s\nexit %d\n%s", l, code, errs)
+		}
+	}
+	if st, err := os.Stat("busy.svg"); err != nil || st.Size() == 0 {
+		t.Errorf("no front plot: %v", err)
+	}
+	a, b := readInstance(t, "busy.json"), readInstance(t, "again.json")
+	if a.Processors[1].Points[3].Time != b.Processors[1].Points[3].Time {
+		t.Errorf("import of the samples gives %v, measure %v", b.Processors[1].Points[3], a.Processors[1].Points[3])
+	}
+}
