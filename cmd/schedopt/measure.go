@@ -107,7 +107,11 @@ their times come from runs of all of them at once, their energies from runs alon
 			timeOnly := src == nil
 			switch {
 			case timeOnly:
-				fmt.Fprintf(e.stderr, "measure: no energy source (--energy %s): time-only profile, every energy is 0\n", energySpec)
+				why := "--energy none"
+				if energySpec != energy.None {
+					why = fmt.Sprintf("no readable RAPL counters under %s, no perf %s event", powercapRoot, energy.PerfEvent)
+				}
+				fmt.Fprintf(e.stderr, "measure: no energy source (%s): time-only profile, every energy is 0\n", why)
 			default:
 				fmt.Fprintf(e.stderr, "measure: energy from %s\n", describeSource(src))
 			}
@@ -267,10 +271,12 @@ type measureProgress struct {
 	tty bool
 	eps float64
 	bar *progressbar.ProgressBar
+	// throttle is the bar's least time between two renderings (0 in tests).
+	throttle time.Duration
 }
 
 func newMeasureProgress(w io.Writer, tty bool, eps float64) *measureProgress {
-	return &measureProgress{w: w, tty: tty, eps: eps}
+	return &measureProgress{w: w, tty: tty, eps: eps, throttle: 100 * time.Millisecond}
 }
 
 func (m *measureProgress) update(st measure.Status) {
@@ -287,7 +293,7 @@ func (m *measureProgress) update(st measure.Status) {
 			progressbar.OptionSetElapsedTime(true),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetWidth(20),
-			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionThrottle(m.throttle),
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionSetRenderBlankState(true))
 	}

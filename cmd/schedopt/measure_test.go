@@ -389,3 +389,19 @@ func TestCLIDocMeasureExamples(t *testing.T) {
 		t.Errorf("import of the samples gives %v, measure %v", b.Processors[1].Points[3], a.Processors[1].Points[3])
 	}
 }
+
+// On a terminal the progress is a bar that names the size, the runs and the precision.
+func TestMeasureProgressBar(t *testing.T) {
+	var b bytes.Buffer
+	p := newMeasureProgress(&b, true, 0.025)
+	p.throttle = 0
+	p.update(measure.Status{Phase: measure.PhaseAlone, Processor: "cpu", Size: 7, Step: 1, Steps: 2, Reps: 3, MaxReps: 50, Precision: 0.125})
+	p.update(measure.Status{Phase: measure.PhaseConcurrent, Size: 8, Step: 2, Steps: 2, Reps: 4, MaxReps: 50, Precision: 0.01,
+		Done: &measure.Outcome{Reached: true, Stop: measure.StopPrecision}})
+	p.finish()
+	for _, want := range []string{"size 7, cpu: run 3/50, precision 12.50% (eps 0.025)", "size 8, all kernels at once: run 4/50"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("bar lacks %q:\n%q", want, b.String())
+		}
+	}
+}
