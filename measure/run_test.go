@@ -134,7 +134,8 @@ func TestRunConcurrentFakeMeter(t *testing.T) {
 	}
 	meter := &energy.Meter{Command: fmt.Sprintf("echo $(( $(cat %s) + $(cat %s) ))", ca, cb)}
 	samples, err := Run(context.Background(), Config{Kernels: []Kernel{kern("a", "b", ca, 1), kern("b", "a", cb, 2)},
-		Sizes: []int{1, 3}, Params: quick, Energy: meter, Concurrent: true})
+		Sizes: []int{1, 3}, Params: Params{MinReps: 0, MaxReps: 2, MaxTime: time.Minute, Confidence: 0.95, Eps: 0.025},
+		Energy: meter, Concurrent: true})
 	if err != nil {
 		t.Fatal(err)
 	}
