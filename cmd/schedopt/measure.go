@@ -59,6 +59,7 @@ their times come from runs of all of them at once, their energies from runs alon
 		Example: `  schedopt measure --cmd fast='i=0; while [ $i -lt {size}00 ]; do i=$((i+1)); done' --cmd slow='i=0; while [ $i -lt {size}000 ]; do i=$((i+1)); done' --sizes 1..4 --n 6 --max-reps 8 -o busy.json
   schedopt front busy.json --plot busy.svg
   schedopt measure --cmd a='sleep 0.0{size}' --cmd b='sleep 0.0{size}' --sizes 1,2,3 --n 4 --concurrent --energy none --max-reps 6 -o two.json
+  # a meter command prints the meter's running total in joules (here: the file meter.J)
   schedopt measure --cmd a='sleep 0.0{size}' --cmd b='sleep 0.0{size}' --sizes 1..3 --n 4 --energy 'cat meter.J' --static-power 0 --max-reps 4 -o metered.json`,
 		Args: argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
