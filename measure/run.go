@@ -110,7 +110,7 @@ func (m *measurer) alone(ctx context.Context, k Kernel, size int, keepTime bool)
 		series = append(series, Series{Name: k.Name + " energy"}, Series{Name: k.Name + " total energy"})
 	}
 	cmd := k.Command(size)
-	exec := func(ctx context.Context) ([]float64, error) {
+	once := func(ctx context.Context) ([]float64, error) {
 		var read energy.Reading
 		if m.cfg.Energy != nil {
 			r, err := m.cfg.Energy.Start(ctx)
@@ -139,10 +139,10 @@ func (m *measurer) alone(ctx context.Context, k Kernel, size int, keepTime bool)
 		checked = series[:2]
 	}
 	var totals []float64
-	wrapped := exec
+	wrapped := once
 	if len(series) == 3 {
 		wrapped = func(ctx context.Context) ([]float64, error) {
-			v, err := exec(ctx)
+			v, err := once(ctx)
 			if err != nil {
 				return nil, err
 			}
@@ -185,7 +185,7 @@ func (m *measurer) concurrent(ctx context.Context, size int) error {
 	if m.cfg.Energy != nil {
 		series = append(series, Series{Name: "node energy"})
 	}
-	exec := func(ctx context.Context) ([]float64, error) {
+	once := func(ctx context.Context) ([]float64, error) {
 		var read energy.Reading
 		if m.cfg.Energy != nil {
 			r, err := m.cfg.Energy.Start(ctx)
@@ -220,7 +220,7 @@ func (m *measurer) concurrent(ctx context.Context, size int) error {
 		}
 		return vals, nil
 	}
-	out, err := MeanUsingTTest(ctx, m.cfg.Params, series, exec, func(t Tick) {
+	out, err := MeanUsingTTest(ctx, m.cfg.Params, series, once, func(t Tick) {
 		m.report(Status{Phase: PhaseConcurrent, Size: size, Reps: t.Reps, Precision: t.Precision})
 	})
 	if err != nil {
