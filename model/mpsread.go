@@ -42,6 +42,58 @@ const MaxMPSCoefficient = 1e15
 // ReadMPS reads a model in free or fixed MPS format, as ReadMPSWarn without warnings.
 func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 
+// SCReading says how an SC bound on a column between the INTORG and INTEND markers
+// is read. MPS dialects disagree (docs/spec.md, "Reading MPS files"), and a benchmark
+// must read a file as its author meant it.
+type SCReading int
+
+// The readings of an SC bound on an integer column.
+const (
+	// SCSemiContinuous reads it as semi-continuous, as HiGHS's reader does: the bound
+	// type sets the column's type and the markers are overridden.
+	SCSemiContinuous SCReading = iota
+	// SCSemiInteger reads it as semi-integer, as lp_solve's reader does (and as
+	// WriteMPS writes a semi-integer column).
+	SCSemiInteger
+)
+
+// String returns "semi-continuous" or "semi-integer", the names the command line and
+// the sweep specs use.
+func (s SCReading) String() string {
+	if s == SCSemiInteger {
+		return "semi-integer"
+	}
+	return "semi-continuous"
+}
+
+// ParseSCReading parses "semi-continuous" (or "highs") and "semi-integer" (or
+// "lpsolve").
+func ParseSCReading(s string) (SCReading, error) {
+	switch s {
+	case "semi-continuous", "highs":
+		return SCSemiContinuous, nil
+	case "semi-integer", "lpsolve":
+		return SCSemiInteger, nil
+	}
+	return 0, fmt.Errorf("model: unknown SC reading %q (semi-continuous or semi-integer)", s)
+}
+
+// MPSOptions choose between the readings of MPS constructs that dialects disagree on.
+// The zero value reads as HiGHS does.
+type MPSOptions struct {
+	// SCInInteger is the reading of an SC bound on a column between integer markers.
+	SCInInteger SCReading
+	// Warn, when not nil, is called for constructs read by a convention other readers
+	// do not share.
+	Warn func(line int, msg string)
+}
+
+// ReadMPSOptions reads a model in free or fixed MPS format as ReadMPSWarn does, with
+// the readings o chooses.
+func ReadMPSOptions(r io.Reader, o MPSOptions) (*Model, error) {
+	return readMPSWith(r, o)
+}
+
 // ReadMPSWarn reads a model in free MPS format, or fixed format. Fixed-format files are
 // read with the free rules (fields split at white space, the RHS, RANGES and BOUNDS set
 // names optional) and a data line that does not parse that way is read again by the
@@ -66,7 +118,9 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 //     when R < 0; L rows [b−|R|, b]; G rows [b, b+|R|]. Other N rows cannot have one.
 //   - Bounds: UP, LO, FX, FR, MI (lower −∞, upper unchanged), PL (upper +∞), BV
 //     (binary), LI and UI (integer with a bound), SC (semi-continuous, the value is the
-//     upper bound; semi-integer on an integer column) and SI (semi-integer). An UP or UI
+//     upper bound; semi-integer on an integer column, lp_solve's reading and the one
+//     WriteMPS relies on, so that its files read back; ReadMPSOptions can choose
+//     HiGHS's semi-continuous instead) and SI (semi-integer). An UP or UI
 //     bound below 0 on a column whose lower bound was not set by an earlier line makes
 //     the lower bound −∞ (the classic CPLEX rule, also lp_solve's; warned). A later
 //     bound line overrides an earlier one.
@@ -81,12 +135,17 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 // finite upper bound, and a missing ENDATA. Quadratic (QUADOBJ, QSECTION, QMATRIX,
 // QCMATRIX), SOS and indicator sections are refused as unsupported.
 func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
+	return readMPSWith(r, MPSOptions{SCInInteger: SCSemiInteger, Warn: warn})
+}
+
+func readMPSWith(r io.Reader, o MPSOptions) (*Model, error) {
 	p := &mpsParser{
 		rows:    newNameTable(),
 		cols:    newNameTable(),
 		objRow:  -1,
 		lastCol: -1,
-		warn:    warn,
+		warn:    o.Warn,
+		scInt:   o.SCInInteger,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
@@ -119,6 +178,7 @@ type mpsParser struct {
 	section string
 	seen    [numSections]bool
 	warn    func(line int, msg string)
+	scInt   SCReading
 
 	name    string
 	sense   Sense
@@ -827,7 +887,7 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 		if val != nil {
 			p.colHi[j] = v
 		}
-		if typ == "SI" || p.colKind[j].IsInteger() {
+		if typ == "SI" || p.colKind[j].IsInteger() && p.scInt == SCSemiInteger {
 			p.colKind[j] = SemiInteger
 		} else {
 			p.colKind[j] = SemiContinuous
