@@ -34,6 +34,10 @@ type Report struct {
 	// Failures are the jobs that failed or crashed.
 	Failures []*Record
 	Records  int
+	// Files is the benchmark-set section of the records on model files (MPS, LP):
+	// .solu verdicts, the field's statistics and profiles, variability; nil when no
+	// record is on a model file.
+	Files *FileReport
 	// ByKind holds the per-backend numbers of each instance kind, when the records
 	// span several kinds.
 	ByKind []KindGroups
@@ -117,9 +121,23 @@ type QualityStats struct {
 	Q1Sec, Q3Sec   float64
 }
 
-// BuildReport computes the report of recs.
-func BuildReport(recs []*Record) *Report {
+// ReportOptions tune a report.
+type ReportOptions struct {
+	// FileShift is the shift, in seconds, of the shifted geometric means of the
+	// file-set section (default DefaultFileSGMShift).
+	FileShift float64
+}
+
+// BuildReport computes the report of recs with the default options.
+func BuildReport(recs []*Record) *Report { return BuildReportWith(recs, ReportOptions{}) }
+
+// BuildReportWith computes the report of recs.
+func BuildReportWith(recs []*Record, o ReportOptions) *Report {
 	rep := &Report{Records: len(recs)}
+	if o.FileShift <= 0 {
+		o.FileShift = DefaultFileSGMShift
+	}
+	rep.Files = buildFileReport(recs, o.FileShift)
 	label := groupLabels(recs)
 	groups := map[string]*GroupStats{}
 	times := map[string][]float64{}
@@ -366,6 +384,10 @@ func claimOf(r *Record, label string) (claim, bool) {
 	}
 	if r.Result.Bound != nil {
 		c.bound, c.hasBound = *r.Result.Bound, true
+	}
+	if r.Sense == "max" {
+		// The comparison below minimises: a maximisation is compared negated.
+		c.obj, c.bound = -c.obj, -c.bound
 	}
 	if r.RelGap != nil {
 		c.gap = *r.RelGap
@@ -616,6 +638,9 @@ func Quality(recs []*Record, label func(*Record) string) []*QualityStats {
 
 // usable returns a record's objective when it has a solution the evaluator accepted.
 func usable(r *Record) (float64, bool) {
+	if r.IsModelFile() {
+		return 0, false // any sign and either sense: the file-set report judges them
+	}
 	if r.Status != solve.StatusOptimal && r.Status != solve.StatusFeasible {
 		return 0, false
 	}
@@ -780,6 +805,9 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 				fmtFixed(q.Q1, 4), fmtFixed(q.Median, 4), fmtFixed(q.Q3, 4), fmtFixed(q.Max, 4), fmtFixed(q.Mean, 4),
 				fmtSig(q.MedianSeconds))
 		}
+	}
+	if rep.Files != nil {
+		rep.Files.writeMarkdown(&b)
 	}
 	fmt.Fprintf(&b, "\n## Failed jobs (%d)\n\n", len(rep.Failures))
 	if len(rep.Failures) == 0 {

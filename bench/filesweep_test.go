@@ -1,0 +1,236 @@
+package bench_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/benchstats"
+	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/solu"
+	"github.com/schedopt/schedopt/solve"
+)
+
+// fileSpec writes a spec naming the test set's directory, a .solu file and the JSON
+// instance bundled with the repository, and returns its path.
+func fileSpec(t *testing.T, spec string, soluText string) string {
+	t.Helper()
+	dir := t.TempDir()
+	abs, err := filepath.Abs("testdata/miplib3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec = strings.ReplaceAll(spec, "SET", abs)
+	if err := os.WriteFile(filepath.Join(dir, "set.solu"), []byte(soluText), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "spec.json")
+	if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func filePlan(t *testing.T, specPath string) (*bench.Plan, error) {
+	t.Helper()
+	s, err := bench.LoadSpec(specPath)
+	if err != nil {
+		return nil, err
+	}
+	return bench.NewPlan(s, bench.PlanOptions{SpecFile: specPath})
+}
+
+// The .solu file of the tests: p0033's optimum deliberately wrong (every correct
+// answer is a fail), flugpl's =best= worse than its optimum 1201500 (a better), egout
+// right.
+const testSolu = "# test\n=opt= p0033 3000\n=best= flugpl 1300000\n=opt= egout 568.1007\n"
+
+func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
+	specPath := fileSpec(t, `{"instances": [{"files": ["SET"]}], "solu": "set.solu",
+	  "backends": ["highs", "cbc"], "time_limits": ["20s"], "permutations": 1, "sgm_shift": 10}`, testSolu)
+	p, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Instances) != 3 || len(p.Jobs) != 3*2*2 {
+		t.Fatalf("%d instances, %d jobs; want 3 and 12", len(p.Instances), len(p.Jobs))
+	}
+	for _, j := range p.Jobs {
+		if !strings.HasSuffix(j.Key, "|perm=0") && !strings.HasSuffix(j.Key, "|perm=1") {
+			t.Fatalf("key %q lacks the permutation", j.Key)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	sum, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 12 {
+		t.Fatalf("ran %d jobs, want 12", sum.Ran)
+	}
+	recs, err := bench.ReadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]solu.Verdict{"p0033": solu.Fail, "flugpl": solu.Better, "egout": solu.OK}
+	for _, r := range recs {
+		if r.Kind != "mps" || r.Solu == nil || r.Sense != "min" {
+			t.Fatalf("%s: kind %q, solu %v, sense %q", r.Key, r.Kind, r.Solu, r.Sense)
+		}
+		if r.Status != solve.StatusOptimal {
+			t.Errorf("%s: status %s (%s)", r.Key, r.Status, r.Error)
+			continue
+		}
+		if r.Solu.Verdict != want[r.Name] {
+			t.Errorf("%s: verdict %s (%s), want %s", r.Key, r.Solu.Verdict, r.Solu.Reason, want[r.Name])
+		}
+		if r.Solu.Expected == nil || r.Solu.Value == nil {
+			t.Errorf("%s: .solu entry not recorded: %+v", r.Key, r.Solu)
+		}
+	}
+	// Resume: nothing runs again.
+	sum, err = bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2})
+	if err != nil || sum.Ran != 0 || sum.Skipped != 12 {
+		t.Fatalf("resume ran %d, skipped %d, err %v", sum.Ran, sum.Skipped, err)
+	}
+	rep := bench.BuildReport(recs)
+	if rep.Files == nil {
+		t.Fatal("no file-set section")
+	}
+	if got := rep.Files.Fails(); got != 4 {
+		t.Errorf("%d fails, want 4 (p0033 on 2 backends × 2 permutations)", got)
+	}
+	if len(rep.Files.Notable) != 8 {
+		t.Errorf("%d fails and betters listed, want 8", len(rep.Files.Notable))
+	}
+	s := rep.Files.Stats
+	if s.Problems != 6 || len(s.Backends) != 2 || s.VirtualBest.Solved != 4 {
+		t.Errorf("stats: %d problems, %d backends, virtual best solved %d; want 6, 2, 4", s.Problems, len(s.Backends), s.VirtualBest.Solved)
+	}
+	if len(s.Variability) != 6 {
+		t.Errorf("%d variability rows, want 6 (3 instances × 2 backends)", len(s.Variability))
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md, "t"); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## Benchmark set (MPS and LP files)", "| highs |", "| cbc |", "*virtual best*",
+		"Every fail and better (8)", "**fail**", "**better**", "Variability across permutations", "performance_profile.svg"} {
+		if !strings.Contains(md.String(), w) {
+			t.Errorf("report lacks %q", w)
+		}
+	}
+}
+
+func TestFileInstancesMixWithKindInstances(t *testing.T) {
+	abs, _ := filepath.Abs("../instances/workload-small.json")
+	specPath := fileSpec(t, `{"instances": [{"files": ["SET/p0033.mps.gz", "`+abs+`"]}],
+	  "backends": ["highs", "exact"], "time_limits": ["20s"]}`, "")
+	p, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files, kinds int
+	for _, j := range p.Jobs {
+		if j.Instance.IsModelFile() {
+			files++
+			if j.Backend != "highs" {
+				t.Errorf("model file job on %s", j.Backend)
+			}
+		} else {
+			kinds++
+		}
+	}
+	if files != 1 || kinds != 2 {
+		t.Fatalf("%d file jobs and %d kind jobs, want 1 and 2", files, kinds)
+	}
+}
+
+func TestBadModelFileStopsThePlanWithFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "broken.mps")
+	os.WriteFile(bad, []byte("NAME b\nROWS\n N obj\nCOLUMNS\n x obj oops\nENDATA\n"), 0o644)
+	for _, tc := range []struct{ name, spec, solu, want string }{
+		{"malformed MPS", `{"instances": [{"files": ["` + dir + `"]}], "backends": ["highs"]}`, "", bad + ": line 5:"},
+		{"malformed .solu", `{"instances": [{"files": ["SET"]}], "solu": "set.solu", "backends": ["highs"]}`, "=opt= p0033\n", "set.solu: line 1:"},
+		{"empty directory", `{"instances": [{"files": ["` + t.TempDir() + `"]}], "backends": ["highs"]}`, "", "holds no .mps"},
+		{"bad sc reading", `{"instances": [{"files": ["SET"]}], "sc_in_integer": "cplex", "backends": ["highs"]}`, "", "sc_in_integer"},
+		{"negative permutations", `{"instances": [{"files": ["SET"]}], "permutations": -1, "backends": ["highs"]}`, "", "permutations: must be >= 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := filePlan(t, fileSpec(t, tc.spec, tc.solu))
+			var fe *domain.FieldError
+			if !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want a FieldError containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// stubRunner is a FileRunner that answers from a table, to test the judging without
+// a solver.
+type stubRunner struct{ res map[string]*solve.Result }
+
+func (s stubRunner) RunFile(ctx context.Context, j bench.FileJob) (bench.FileOutcome, error) {
+	r := *s.res[j.Name]
+	return bench.FileOutcome{Result: &r, PeakRSS: 42 << 20, Memory: "stub"}, nil
+}
+
+func TestFileRunnerSeamJudgesAnyRunner(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	ok := &solve.EvaluatorCheck{OK: true}
+	runner := stubRunner{res: map[string]*solve.Result{
+		"p0033":  {Status: solve.StatusInfeasible},
+		"flugpl": {Status: solve.StatusFeasible, Objective: v(1250000), Check: solve.Check{Evaluator: ok}, Solution: map[string]any{"values": map[string]any{"x": 1.0}}},
+		"egout":  {Status: solve.StatusError, Objective: v(1), Check: solve.Check{Evaluator: &solve.EvaluatorCheck{OK: false, Message: "row r1 violated"}}},
+	}}
+	specPath := fileSpec(t, `{"instances": [{"files": ["SET"]}], "solu": "set.solu", "backends": ["highs"], "time_limits": ["1s"]}`,
+		"=opt= p0033 3089\n=best= flugpl 1300000\n=opt= egout 568.1007\n")
+	p, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var checked []string
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	_, err = bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 1, FileRunner: runner, Overrun: time.Second,
+		CheckPoint: func(ctx context.Context, path string, names []string, x []float64) (*bench.PointCheck, error) {
+			checked = append(checked, filepath.Base(path))
+			return &bench.PointCheck{Feasible: false, MaxAbsViolation: 1e-3, Worst: "row R1 by 1e-3"}, nil
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := bench.ReadRecords(out)
+	got := map[string]*bench.Record{}
+	for _, r := range recs {
+		got[r.Name] = r
+	}
+	if v := got["p0033"].Solu.Verdict; v != solu.Fail {
+		t.Errorf("infeasible on a known optimum: %s", v)
+	}
+	// flugpl's point beats =best=, but the exact check rejects it: fail, with the evidence.
+	if r := got["flugpl"]; r.Solu.Verdict != solu.Fail || !strings.Contains(r.Solu.Reason, "row R1") || r.PointCheck == nil || !r.PointCheck.FloatFeasible {
+		t.Errorf("flugpl: %+v, point check %+v", r.Solu, r.PointCheck)
+	}
+	if v := got["egout"].Solu.Verdict; v != solu.Fail {
+		t.Errorf("a point that violates the model: %s", v)
+	}
+	if len(checked) != 1 || checked[0] != "flugpl.mps.gz" {
+		t.Errorf("points checked: %v, want flugpl's only", checked)
+	}
+	if r := got["p0033"]; r.PeakRSS == nil || *r.PeakRSS != 42<<20 || r.Memory != "stub" {
+		t.Errorf("memory not recorded: %v %q", r.PeakRSS, r.Memory)
+	}
+	fr := bench.BuildReport(recs).Files
+	if len(fr.Points) != 1 || fr.Points[0].FloatOnly != 1 {
+		t.Errorf("point summary %+v, want one float-only rejection", fr.Points)
+	}
+	if o := bench.Outcome(got["flugpl"]); o != benchstats.Fail {
+		t.Errorf("outcome %v", o)
+	}
+}
