@@ -81,12 +81,25 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 // finite upper bound, and a missing ENDATA. Quadratic (QUADOBJ, QSECTION, QMATRIX,
 // QCMATRIX), SOS and indicator sections are refused as unsupported.
 func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
+	return ReadMPSFields(r, warn, nil)
+}
+
+// ReadMPSFields reads a model as ReadMPSWarn and, when data is not nil, hands it every
+// data line the reader accepted: its line number, its section ("OBJNAME", "ROWS",
+// "COLUMNS", "RHS", "RANGES", "BOUNDS", ...) and its fields as the reader split them
+// (by white space, or by the fixed columns when the line needed them). The fields are
+// valid only during the call. It is the hook for readers that keep more than the
+// float64 model holds (package ratcheck keeps each number's exact decimal value): they
+// see the file exactly as this reader read it, with no second tokenizer. Lines of a
+// file that fails to read may already have been passed.
+func ReadMPSFields(r io.Reader, warn func(line int, msg string), data func(line int, section string, fields [][]byte)) (*Model, error) {
 	p := &mpsParser{
 		rows:    newNameTable(),
 		cols:    newNameTable(),
 		objRow:  -1,
 		lastCol: -1,
 		warn:    warn,
+		onData:  data,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
@@ -119,6 +132,7 @@ type mpsParser struct {
 	section string
 	seen    [numSections]bool
 	warn    func(line int, msg string)
+	onData  func(line int, section string, fields [][]byte) // ReadMPSFields' hook, or nil
 
 	name    string
 	sense   Sense
@@ -306,8 +320,17 @@ func sameFields(a, b [][]byte) bool {
 }
 
 // data reads one data line split into fields. A handler changes nothing when it
-// returns an error, so that parseLine may try the line again as fixed format.
+// returns an error, so that parseLine may try the line again as fixed format. An
+// accepted line goes to the onData hook.
 func (p *mpsParser) data(f [][]byte) error {
+	err := p.dataLine(f)
+	if err == nil && p.onData != nil {
+		p.onData(p.line, p.section, f)
+	}
+	return err
+}
+
+func (p *mpsParser) dataLine(f [][]byte) error {
 	switch p.section {
 	case "":
 		return p.errorf("data line before the first section")
