@@ -86,6 +86,9 @@ type MPSOptions struct {
 	// Warn, when not nil, is called for constructs read by a convention other readers
 	// do not share.
 	Warn func(line int, msg string)
+	// Data, when not nil, receives every data line the reader accepted, as
+	// ReadMPSFields describes.
+	Data func(line int, section string, fields [][]byte)
 }
 
 // ReadMPSOptions reads a model in free or fixed MPS format as ReadMPSWarn does, with
@@ -135,7 +138,19 @@ func ReadMPSOptions(r io.Reader, o MPSOptions) (*Model, error) {
 // finite upper bound, and a missing ENDATA. Quadratic (QUADOBJ, QSECTION, QMATRIX,
 // QCMATRIX), SOS and indicator sections are refused as unsupported.
 func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
-	return readMPSWith(r, MPSOptions{SCInInteger: SCSemiInteger, Warn: warn})
+	return ReadMPSFields(r, warn, nil)
+}
+
+// ReadMPSFields reads a model as ReadMPSWarn and, when data is not nil, hands it every
+// data line the reader accepted: its line number, its section ("OBJNAME", "ROWS",
+// "COLUMNS", "RHS", "RANGES", "BOUNDS", ...) and its fields as the reader split them
+// (by white space, or by the fixed columns when the line needed them). The fields are
+// valid only during the call. It is the hook for readers that keep more than the
+// float64 model holds (package ratcheck keeps each number's exact decimal value): they
+// see the file exactly as this reader read it, with no second tokenizer. Lines of a
+// file that fails to read may already have been passed.
+func ReadMPSFields(r io.Reader, warn func(line int, msg string), data func(line int, section string, fields [][]byte)) (*Model, error) {
+	return readMPSWith(r, MPSOptions{SCInInteger: SCSemiInteger, Warn: warn, Data: data})
 }
 
 func readMPSWith(r io.Reader, o MPSOptions) (*Model, error) {
@@ -146,6 +161,7 @@ func readMPSWith(r io.Reader, o MPSOptions) (*Model, error) {
 		lastCol: -1,
 		warn:    o.Warn,
 		scInt:   o.SCInInteger,
+		onData:  o.Data,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
@@ -179,6 +195,7 @@ type mpsParser struct {
 	seen    [numSections]bool
 	warn    func(line int, msg string)
 	scInt   SCReading
+	onData  func(line int, section string, fields [][]byte) // ReadMPSFields' hook, or nil
 
 	name    string
 	sense   Sense
@@ -366,8 +383,17 @@ func sameFields(a, b [][]byte) bool {
 }
 
 // data reads one data line split into fields. A handler changes nothing when it
-// returns an error, so that parseLine may try the line again as fixed format.
+// returns an error, so that parseLine may try the line again as fixed format. An
+// accepted line goes to the onData hook.
 func (p *mpsParser) data(f [][]byte) error {
+	err := p.dataLine(f)
+	if err == nil && p.onData != nil {
+		p.onData(p.line, p.section, f)
+	}
+	return err
+}
+
+func (p *mpsParser) dataLine(f [][]byte) error {
 	switch p.section {
 	case "":
 		return p.errorf("data line before the first section")
