@@ -109,8 +109,8 @@ type PointCheck struct {
 	// bound or integrality.
 	MaxAbsViolation float64 `json:"max_abs_violation"`
 	MaxRelViolation float64 `json:"max_rel_violation"`
-	// Feasible says whether the point is feasible at the checker's tolerances;
-	// FloatFeasible whether the float verification (model.Verify) accepted it.
+	// Feasible says whether the point is feasible at the checker's tolerances in
+	// exact arithmetic; FloatFeasible whether the same check in float64 accepts it.
 	Feasible      bool   `json:"feasible"`
 	FloatFeasible bool   `json:"float_feasible"`
 	Objective     string `json:"objective,omitempty"` // the exact objective, as a decimal
@@ -173,9 +173,6 @@ func runFileJob(ctx context.Context, j Job, spec *Spec, plan *Plan, o SweepOptio
 		if err != nil {
 			rec.Error = joinMsg(rec.Error, "point check: "+err.Error())
 		} else if pc != nil {
-			if ev := rec.Result.Check.Evaluator; ev != nil {
-				pc.FloatFeasible = ev.OK
-			}
 			rec.PointCheck = pc
 		}
 	}

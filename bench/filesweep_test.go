@@ -66,7 +66,7 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "r.jsonl")
-	sum, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2})
+	sum, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,6 +92,9 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 		if r.Solu.Expected == nil || r.Solu.Value == nil {
 			t.Errorf("%s: .solu entry not recorded: %+v", r.Key, r.Solu)
 		}
+		if pc := r.PointCheck; pc == nil || !pc.Feasible || !pc.FloatFeasible || pc.Objective == "" {
+			t.Errorf("%s: exact point check %+v", r.Key, pc)
+		}
 	}
 	// Resume: nothing runs again.
 	sum, err = bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2})
@@ -111,6 +114,9 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 	s := rep.Files.Stats
 	if s.Problems != 6 || len(s.Backends) != 2 || s.VirtualBest.Solved != 4 {
 		t.Errorf("stats: %d problems, %d backends, virtual best solved %d; want 6, 2, 4", s.Problems, len(s.Backends), s.VirtualBest.Solved)
+	}
+	if pts := rep.Files.Points; len(pts) != 2 || pts[0].Checked != 6 || pts[0].FloatOnly != 0 {
+		t.Errorf("point summaries %+v, want 6 points checked per backend", pts)
 	}
 	if len(s.Variability) != 6 {
 		t.Errorf("%d variability rows, want 6 (3 instances × 2 backends)", len(s.Variability))
@@ -200,7 +206,7 @@ func TestFileRunnerSeamJudgesAnyRunner(t *testing.T) {
 	_, err = bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 1, FileRunner: runner, Overrun: time.Second,
 		CheckPoint: func(ctx context.Context, path string, names []string, x []float64) (*bench.PointCheck, error) {
 			checked = append(checked, filepath.Base(path))
-			return &bench.PointCheck{Feasible: false, MaxAbsViolation: 1e-3, Worst: "row R1 by 1e-3"}, nil
+			return &bench.PointCheck{Feasible: false, FloatFeasible: true, MaxAbsViolation: 1e-3, Worst: "row R1 by 1e-3"}, nil
 		}})
 	if err != nil {
 		t.Fatal(err)
