@@ -82,6 +82,9 @@ func RunOf(r *Record, label string) benchstats.Run {
 	if r.PeakRSS != nil {
 		run.PeakRSS = float64(*r.PeakRSS)
 	}
+	if r.Result != nil && r.Result.PrimalDualIntegral != nil {
+		run.PDI = *r.Result.PrimalDualIntegral
+	}
 	return run
 }
 
