@@ -41,6 +41,9 @@ type Result struct {
 	PeakRSS   int64              // bytes, the child's rusage Maxrss
 	Version   string             // the program's version, as it prints it
 	Log       string             // the last LogTail bytes of its output (stdout and stderr)
+	// Killed is set when the program did not stop on its own by its time limit plus
+	// KillGrace and was killed (Status is then TimeLimit, with no values).
+	Killed bool
 }
 
 // KillGrace is how long a program may run past its time limit before it is killed
@@ -196,7 +199,7 @@ func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
 		res.Status = backends.Interrupted
 		return res, nil
 	case endedKilled:
-		res.Status = backends.TimeLimit
+		res.Status, res.Killed = backends.TimeLimit, true
 		return res, nil
 	}
 	sol, err := os.ReadFile(inv.Solution)
