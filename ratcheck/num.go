@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"strings"
 )
 
 // maxExponent is the largest decimal exponent magnitude read exactly; beyond it a
@@ -128,8 +129,15 @@ func parseNum(s []byte) (xnum, bool) {
 		}
 		return finite(new(big.Rat).SetFloat64(f)), true
 	}
+	if strings.Contains(t, "_") {
+		// strconv reads Go's digit separators ("0_0"), and so does the float reader.
+		if _, err := strconv.ParseFloat(t, 64); err != nil && !isRange(err) {
+			return xnum{}, false
+		}
+		t = strings.ReplaceAll(t, "_", "")
+	}
 	r, ok := new(big.Rat).SetString(t)
-	if !ok || bytes.ContainsAny(s, "/_") {
+	if !ok || strings.Contains(t, "/") {
 		return xnum{}, false
 	}
 	if new(big.Rat).Abs(r).Cmp(maxFloat) > 0 {
