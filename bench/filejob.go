@@ -140,7 +140,10 @@ func runFileJob(ctx context.Context, j Job, spec *Spec, plan *Plan, o SweepOptio
 		defer cancel()
 	}
 	runner := o.FileRunner
-	if runner == nil {
+	switch {
+	case IsCmdBackend(j.Backend):
+		runner = CommandLine{}
+	case runner == nil:
 		runner = InProcess{NewSolver: o.NewSolver}
 	}
 	fj := FileJob{Path: j.Instance.File, Name: j.Instance.Name, Backend: j.Backend, Options: opts,

@@ -79,6 +79,10 @@ func RunOf(r *Record, label string) benchstats.Run {
 			}
 		}
 	}
+	if r.Result != nil && r.Result.Certificate == nil && IsCmdBackend(r.Backend) {
+		// A command-line solver's run is its first solve; nothing certifies it.
+		run.FirstSeconds, run.CertSeconds = r.Result.Seconds.Solve, 0
+	}
 	if r.PeakRSS != nil {
 		run.PeakRSS = float64(*r.PeakRSS)
 	}

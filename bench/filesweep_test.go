@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -238,5 +239,46 @@ func TestFileRunnerSeamJudgesAnyRunner(t *testing.T) {
 	}
 	if o := bench.Outcome(got["flugpl"]); o != benchstats.Fail {
 		t.Errorf("outcome %v", o)
+	}
+}
+
+// TestCommandLineBackends runs the installed highs and cbc programs as the backends
+// cmd:highs and cmd:cbc, on the files as written and on a permutation (which they
+// read as a written MPS file), and judges them as any backend.
+func TestCommandLineBackends(t *testing.T) {
+	specPath := fileSpec(t, `{"instances": [{"files": ["SET/p0033.mps.gz", "SET/egout.mps.gz"]}], "solu": "set.solu",
+	  "backends": ["cmd:highs", "cmd:cbc"], "time_limits": ["20s"], "permutations": 1}`, "=opt= p0033 3089\n=opt= egout 568.1007\n")
+	p, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	if _, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck()}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := bench.ReadRecords(out)
+	if len(recs) != 8 {
+		t.Fatalf("%d records, want 8", len(recs))
+	}
+	for _, r := range recs {
+		if r.Status != solve.StatusOptimal || r.Solu.Verdict != solu.OK {
+			t.Errorf("%s: status %s (%s), verdict %s %s", r.Key, r.Status, r.Error, r.Solu.Verdict, r.Solu.Reason)
+		}
+		if r.PeakRSS == nil || *r.PeakRSS <= 0 || r.Memory != bench.CmdMemory {
+			t.Errorf("%s: peak memory %v (%q)", r.Key, r.PeakRSS, r.Memory)
+		}
+		if r.PointCheck == nil || !r.PointCheck.Feasible {
+			t.Errorf("%s: point check %+v", r.Key, r.PointCheck)
+		}
+	}
+	st := bench.BuildReport(recs).Files.Stats
+	for _, b := range st.Backends {
+		if b.Solved != 4 || math.IsNaN(b.FirstSGM) || b.CertSeconds != 0 {
+			t.Errorf("%s: solved %d, first-solve sgm %g, certification %g s", b.Backend, b.Solved, b.FirstSGM, b.CertSeconds)
+		}
+	}
+	if _, err := filePlan(t, fileSpec(t, `{"instances": [{"files": ["SET"]}], "backends": ["cmd:gurobi"]}`, "")); err == nil ||
+		!strings.Contains(err.Error(), `backends[0]: unknown command-line solver "cmd:gurobi"`) {
+		t.Errorf("unknown program: %v", err)
 	}
 }

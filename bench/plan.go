@@ -464,6 +464,9 @@ func (p *Plan) expandJobs(scale float64) error {
 			if in.IsModelFile() && !milp {
 				continue // exact algorithms and heuristics belong to kinds
 			}
+			if IsCmdBackend(b.Name) && !in.IsModelFile() {
+				continue // command-line solvers read model files only
+			}
 			perms := 1
 			if in.IsModelFile() {
 				perms += spec.Permutations

@@ -309,7 +309,7 @@ func (s *Spec) check() error {
 	}
 	for i, b := range s.Backends {
 		f := fmt.Sprintf("backends[%d]", i)
-		if err := solve.CheckBackend(f, b.Name); err != nil {
+		if err := checkBackend(f, b.Name); err != nil {
 			return err
 		}
 		if err := checkDurations(f+".time_limits", b.TimeLimits); err != nil {

@@ -238,7 +238,7 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 	// Resolve every solver before starting, so an unknown backend fails first.
 	solvers := map[string]backends.Solver{}
 	for _, j := range todo {
-		if _, ok := solvers[j.Backend]; ok {
+		if _, ok := solvers[j.Backend]; ok || IsCmdBackend(j.Backend) {
 			continue
 		}
 		s, err := o.NewSolver(j.Backend)
