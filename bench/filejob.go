@@ -158,6 +158,11 @@ func runFileJob(ctx context.Context, j Job, spec *Spec, plan *Plan, o SweepOptio
 	case abandoned:
 		rec.Status, rec.Abandoned = solve.StatusTimeLimit, true
 		rec.Error = fmt.Sprintf("abandoned: the solver did not stop within %s of its hard stop (time limit + overrun)", GiveUpGrace)
+	case err != nil && jctx.Err() != nil && ctx.Err() == nil:
+		// A runner that stops its solver at the hard stop (a child process killed):
+		// the solver overran its limit, as an abandoned one does.
+		rec.Status, rec.Abandoned = solve.StatusTimeLimit, true
+		rec.Error = "stopped at the hard stop (time limit + overrun): " + err.Error()
 	case err != nil:
 		rec.Status, rec.Error, rec.Result = solve.StatusError, err.Error(), res
 	default:
@@ -185,7 +190,9 @@ func runFileJob(ctx context.Context, j Job, spec *Spec, plan *Plan, o SweepOptio
 // judge returns the .solu verdict of a finished model-file record.
 func judge(plan *Plan, j Job, rec *Record) *SoluCheck {
 	entry, known := plan.Solu.Lookup(j.Instance.Name)
-	a := solu.Answer{Status: rec.Status, Aborted: rec.Crashed || rec.Abandoned || rec.Result == nil && rec.Status == solve.StatusError,
+	// A solver stopped at the hard stop is a time-out (its status is time_limit); a
+	// crash or an error without a result is an abort.
+	a := solu.Answer{Status: rec.Status, Aborted: rec.Crashed || rec.Result == nil && rec.Status == solve.StatusError,
 		Maximize: j.Instance.Maximize, RelGap: j.Gap}
 	if r := rec.Result; r != nil {
 		ev := r.Check.Evaluator

@@ -282,3 +282,32 @@ func TestCommandLineBackends(t *testing.T) {
 		t.Errorf("unknown program: %v", err)
 	}
 }
+
+// killedRunner waits for its context like a child process killed at the hard stop.
+type killedRunner struct{}
+
+func (killedRunner) RunFile(ctx context.Context, j bench.FileJob) (bench.FileOutcome, error) {
+	<-ctx.Done()
+	return bench.FileOutcome{}, errors.New("child killed")
+}
+
+func TestFileJobStoppedAtTheHardStopIsATimeout(t *testing.T) {
+	specPath := fileSpec(t, `{"instances": [{"files": ["SET/p0033.mps.gz"]}], "solu": "set.solu", "backends": ["highs"], "time_limits": ["0.1s"]}`,
+		"=opt= p0033 3089\n")
+	p, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	if _, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 1, FileRunner: killedRunner{}, Overrun: 50 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := bench.ReadRecords(out)
+	if len(recs) != 1 {
+		t.Fatalf("%d records", len(recs))
+	}
+	r := recs[0]
+	if r.Status != solve.StatusTimeLimit || !r.Abandoned || r.Solu.Verdict != solu.Timeout || bench.Outcome(r) != benchstats.Timeout {
+		t.Errorf("status %s, abandoned %v, verdict %s, outcome %v; want a time-out", r.Status, r.Abandoned, r.Solu.Verdict, bench.Outcome(r))
+	}
+}
