@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/schedopt/schedopt/benchfile"
+	"github.com/schedopt/schedopt/model"
 	"github.com/schedopt/schedopt/ratcheck"
 )
 
@@ -16,10 +18,11 @@ const ExactCheckCache = 16
 // against the coefficients as written in the file (package ratcheck, at its default
 // tolerances, those of the MIPLIB solution checker), and in float64 at the same
 // tolerances, so that points the float check passes and the exact one rejects are
-// counted. Files are read once and cached (up to ExactCheckCache of them); it is safe
-// for concurrent use.
-func RatCheck() PointChecker {
-	c := &ratCache{models: map[string]*ratEntry{}}
+// counted. Files are read as ro says (the reading of SC bounds inside integer
+// markers), once, and cached (up to ExactCheckCache of them); it is safe for
+// concurrent use.
+func RatCheck(ro benchfile.Options) PointChecker {
+	c := &ratCache{models: map[string]*ratEntry{}, sc: ro.SCInInteger}
 	return c.check
 }
 
@@ -30,6 +33,7 @@ type ratEntry struct {
 }
 
 type ratCache struct {
+	sc     model.SCReading
 	mu     sync.Mutex
 	models map[string]*ratEntry
 	order  []string
@@ -48,7 +52,7 @@ func (c *ratCache) model(path string) (*ratcheck.Model, error) {
 		}
 	}
 	c.mu.Unlock()
-	e.once.Do(func() { e.m, e.err = ratcheck.ReadFile(path) })
+	e.once.Do(func() { e.m, e.err = ratcheck.ReadFileWith(path, c.sc) })
 	return e.m, e.err
 }
 

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/benchfile"
 	"github.com/schedopt/schedopt/benchstats"
 	"github.com/schedopt/schedopt/domain"
+	"github.com/schedopt/schedopt/model"
 	"github.com/schedopt/schedopt/solu"
 	"github.com/schedopt/schedopt/solve"
 )
@@ -67,7 +69,7 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 		}
 	}
 	out := filepath.Join(t.TempDir(), "r.jsonl")
-	sum, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck()})
+	sum, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck(benchfile.Options{})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +255,7 @@ func TestCommandLineBackends(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "r.jsonl")
-	if _, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck()}); err != nil {
+	if _, err := bench.RunSweep(context.Background(), p, bench.SweepOptions{Output: out, Workers: 2, CheckPoint: bench.RatCheck(benchfile.Options{})}); err != nil {
 		t.Fatal(err)
 	}
 	recs, _ := bench.ReadRecords(out)
@@ -309,5 +311,24 @@ func TestFileJobStoppedAtTheHardStopIsATimeout(t *testing.T) {
 	r := recs[0]
 	if r.Status != solve.StatusTimeLimit || !r.Abandoned || r.Solu.Verdict != solu.Timeout || bench.Outcome(r) != benchstats.Timeout {
 		t.Errorf("status %s, abandoned %v, verdict %s, outcome %v; want a time-out", r.Status, r.Abandoned, r.Solu.Verdict, bench.Outcome(r))
+	}
+}
+
+// RatCheck reads SC bounds inside integer markers as the sweep does, so the exact check
+// judges the column kinds the solvers were given.
+func TestRatCheckFollowsTheSCReading(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "sc.mps")
+	os.WriteFile(p, []byte("NAME sc\nROWS\n N obj\n L c1\nCOLUMNS\n    m 'MARKER' 'INTORG'\n    x obj -1 c1 1\n    m 'MARKER' 'INTEND'\nRHS\n    RHS c1 10\nBOUNDS\n LO BND x 2\n SC BND x 5.5\nENDATA\n"), 0o644)
+	for _, tc := range []struct {
+		sc   model.SCReading
+		want bool
+	}{{model.SCSemiContinuous, true}, {model.SCSemiInteger, false}} {
+		pc, err := bench.RatCheck(benchfile.Options{SCInInteger: tc.sc})(context.Background(), p, []string{"x"}, []float64{2.5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pc.Feasible != tc.want || pc.FloatFeasible != tc.want {
+			t.Errorf("reading %v: x = 2.5 feasible %v (float %v), want %v", tc.sc, pc.Feasible, pc.FloatFeasible, tc.want)
+		}
 	}
 }

@@ -69,7 +69,12 @@ func IsLP(path string) bool {
 // name ends in ".gz", with the float readers' semantics and exact numbers (see the
 // package documentation). The file is read twice: once by the float reader, which
 // decides whether it is valid, and once for the exact numbers.
-func ReadFile(path string) (*Model, error) {
+func ReadFile(path string) (*Model, error) { return ReadFileWith(path, model.SCSemiInteger) }
+
+// ReadFileWith reads as ReadFile, reading an SC bound on a column between MPS integer
+// markers as sc says (model.MPSOptions.SCInInteger), so that the checker sees the
+// column kinds the solvers were given.
+func ReadFileWith(path string, sc model.SCReading) (*Model, error) {
 	lp := IsLP(path)
 	var fm *model.Model
 	err := withFile(path, func(r io.Reader) error {
@@ -77,7 +82,7 @@ func ReadFile(path string) (*Model, error) {
 		if lp {
 			fm, err = model.ReadLP(r)
 		} else {
-			fm, err = model.ReadMPSWarn(r, nil)
+			fm, err = model.ReadMPSOptions(r, model.MPSOptions{SCInInteger: sc})
 		}
 		return err
 	})

@@ -154,7 +154,7 @@ CSV reports and the plots.`,
 			pr := newProgress(e.stderr, e.stderrTTY)
 			sum, err := bench.RunSweep(cmd.Context(), plan, bench.SweepOptions{
 				Output: out, Shard: shard, Workers: workers, Host: host,
-				OnStart: pr.Start, OnDone: pr.Done, FileRunner: fileRunner(inProcess), CheckPoint: bench.RatCheck(),
+				OnStart: pr.Start, OnDone: pr.Done, FileRunner: fileRunner(inProcess), CheckPoint: bench.RatCheck(spec.ReadOptions()),
 			})
 			pr.Finish()
 			if err != nil {
