@@ -34,8 +34,15 @@ func newBenchCmd(e *env) *cobra.Command {
 // it as a child process so that each job's peak memory is its own.
 func newBenchFileJobCmd(e *env) *cobra.Command {
 	return &cobra.Command{
-		Use:    "file-job",
-		Short:  "Run one model-file job of a sweep (internal: JSON request on stdin, response on stdout)",
+		Use:   "file-job",
+		Short: "Run one model-file job of a sweep (internal: JSON request on stdin, response on stdout)",
+		Long: `file-job is the child side of a sweep's model-file jobs (package benchproc): it reads one
+JSON request (file, backend, limits, permutation, SC reading) on stdin, solves it as
+solve-mps does, and writes one JSON response {"result": ..., "error": ...} on stdout. The
+sweep runs each job this way so that its peak memory (ru_maxrss) is its own.`,
+		Example: `  echo '{"path":"p0033.mps.gz","name":"p0033","backend":"highs","time_limit_ns":10000000000,
+         "rel_gap":1e-6,"abs_gap":0,"threads":1,"seed":0,"permutation":0,
+         "sc_in_integer":"semi-continuous","certify":false}' | schedopt bench file-job`,
 		Hidden: true,
 		Args:   argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
