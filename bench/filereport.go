@@ -288,3 +288,18 @@ func (fr *FileReport) writeMarkdown(b *strings.Builder) {
 		}
 	}
 }
+
+// writeSummary writes the file-set numbers per backend as plain text, for terminals.
+func (fr *FileReport) writeSummary(b *strings.Builder) {
+	s := fr.Stats
+	fmt.Fprintf(b, "\nMPS/LP files: %d problems; sgm shift %s s, unsolved at the limit\n", s.Problems, fmtSig(s.Shift))
+	fmt.Fprintf(b, "%-14s %6s %8s %5s %6s %6s %9s %6s\n", "backend", "solved", "timeouts", "fails", "aborts", "better", "sgm [s]", "ratio")
+	for _, x := range append(append([]benchstats.BackendStats{}, s.Backends...), s.VirtualBest) {
+		better := "–"
+		if vs, ok := fr.Verdicts[x.Backend]; ok {
+			better = itoa(vs[solu.Better])
+		}
+		fmt.Fprintf(b, "%-14s %6d %8d %5d %6d %6s %9s %6s\n", x.Backend, x.Solved, x.Timeouts, x.Fails, x.Aborts, better,
+			fmtSig(x.SGM), fmtFixed(x.Ratio, 2))
+	}
+}

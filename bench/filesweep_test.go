@@ -124,6 +124,11 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 	if len(s.Variability) != 6 {
 		t.Errorf("%d variability rows, want 6 (3 instances × 2 backends)", len(s.Variability))
 	}
+	var sumText strings.Builder
+	if err := rep.WriteSummary(&sumText); err != nil || !strings.Contains(sumText.String(), "MPS/LP files: 6 problems") ||
+		!strings.Contains(sumText.String(), "virtual best") {
+		t.Errorf("summary lacks the file-set table (%v):\n%s", err, sumText.String())
+	}
 	var md strings.Builder
 	if err := rep.WriteMarkdown(&md, "t"); err != nil {
 		t.Fatal(err)

@@ -730,6 +730,9 @@ func (rep *Report) WriteSummary(w io.Writer) error {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d disagreement(s), %d failed job(s)\n", len(rep.Disagreements), len(rep.Failures))
+	if rep.Files != nil {
+		rep.Files.writeSummary(&b)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
