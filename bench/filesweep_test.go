@@ -337,3 +337,23 @@ func TestRatCheckFollowsTheSCReading(t *testing.T) {
 		}
 	}
 }
+
+// The agreement table compares maximisations the right way round: a solution below a
+// maximisation's upper bound agrees with it, one above it does not.
+func TestAgreementOnMaximisation(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	g := 1e-6
+	rec := func(backend, status string, obj, bound float64) *bench.Record {
+		return &bench.Record{Key: backend, Instance: "m.mps", Kind: "mps", Name: "m", Backend: backend, Sense: "max", RelGap: &g, Status: status,
+			Result: &solve.Result{Status: status, Objective: v(obj), Bound: v(bound), Check: solve.Check{Evaluator: &solve.EvaluatorCheck{OK: true}}}}
+	}
+	ok := bench.BuildReport([]*bench.Record{rec("highs", solve.StatusOptimal, 10, 10), rec("cbc", solve.StatusFeasible, 9, 12)})
+	if len(ok.Disagreements) != 0 {
+		t.Errorf("a worse point of a maximisation disagrees: %+v", ok.Disagreements)
+	}
+	bad := bench.BuildReport([]*bench.Record{rec("highs", solve.StatusOptimal, 10, 10), rec("cbc", solve.StatusFeasible, 11, 12)})
+	if len(bad.Disagreements) != 1 || !strings.Contains(bad.Disagreements[0].Reason, "11 beats highs's proven optimum 10") &&
+		!strings.Contains(bad.Disagreements[0].Reason, "11 is above highs's proven bound 10") {
+		t.Errorf("a point above a proven maximum: %+v", bad.Disagreements)
+	}
+}

@@ -340,6 +340,17 @@ type claim struct {
 	gap      float64 // requested relative gap (0 for exact algorithms)
 	oracle   bool
 	front    []frontPoint // the Pareto front of a front-valued solution (workload pareto)
+	// neg marks a maximisation, whose obj and bound are held negated so that the
+	// comparisons minimise; num shows them as reported.
+	neg bool
+}
+
+// num formats a value of c (obj or bound) as the result reported it.
+func (c claim) num(x float64) string {
+	if c.neg {
+		x = -x
+	}
+	return fmtNum(x)
 }
 
 // frontPoint is one point of a front-valued solution.
@@ -387,7 +398,7 @@ func claimOf(r *Record, label string) (claim, bool) {
 	}
 	if r.Sense == "max" {
 		// The comparison below minimises: a maximisation is compared negated.
-		c.obj, c.bound = -c.obj, -c.bound
+		c.obj, c.bound, c.neg = -c.obj, -c.bound, true
 	}
 	if r.RelGap != nil {
 		c.gap = *r.RelGap
@@ -448,7 +459,7 @@ func (c claim) value() string {
 	case c.status == solve.StatusInfeasible || c.status == solve.StatusUnbounded:
 		return c.status
 	case c.hasObj:
-		return fmt.Sprintf("%s %s", c.status, fmtNum(c.obj))
+		return fmt.Sprintf("%s %s", c.status, c.num(c.obj))
 	}
 	return c.status
 }
@@ -491,10 +502,14 @@ func conflict(a, b claim) string {
 	for _, p := range [][2]claim{{a, b}, {b, a}} {
 		lb, sol := p[0], p[1]
 		if lb.hasBound && sol.obj < lb.bound-tol {
-			return fmt.Sprintf("%s's solution %s is below %s's proven bound %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.bound))
+			side := "below"
+			if sol.neg {
+				side = "above"
+			}
+			return fmt.Sprintf("%s's solution %s is %s %s's proven bound %s", sol.label, sol.num(sol.obj), side, lb.label, lb.num(lb.bound))
 		}
 		if lb.status == solve.StatusOptimal && !lb.hasBound && sol.obj < lb.obj-tol {
-			return fmt.Sprintf("%s's solution %s beats %s's proven optimum %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.obj))
+			return fmt.Sprintf("%s's solution %s beats %s's proven optimum %s", sol.label, sol.num(sol.obj), lb.label, lb.num(lb.obj))
 		}
 	}
 	return ""
