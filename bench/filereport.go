@@ -303,3 +303,48 @@ func (fr *FileReport) writeSummary(b *strings.Builder) {
 			fmtSig(x.SGM), fmtFixed(x.Ratio, 2))
 	}
 }
+
+// writeCSV appends the file-set tables to a CSV report: per backend (and the virtual
+// best), the verdicts, and every fail and better.
+func (fr *FileReport) writeCSV(put func(...string)) {
+	s := fr.Stats
+	put()
+	put("table", "files")
+	put("backend", "runs", "solved", "timeouts", "fails", "aborts", "sgm_seconds", "sgm_shift", "ratio", "wins",
+		"sgm_first_solve_seconds", "first_solve_seconds", "certification_seconds", "sgm_peak_rss_bytes", "mean_primal_dual_integral")
+	for _, x := range append(append([]benchstats.BackendStats{}, s.Backends...), s.VirtualBest) {
+		put(x.Backend, itoa(x.Runs), itoa(x.Solved), itoa(x.Timeouts), itoa(x.Fails), itoa(x.Aborts), csvNum(x.SGM),
+			csvNum(s.Shift), csvNum(x.Ratio), itoa(x.Wins), csvNum(x.FirstSGM), csvNum(x.FirstSeconds), csvNum(x.CertSeconds),
+			csvNum(x.MemSGM), csvNum(x.PDIMean))
+	}
+	put()
+	put("table", "verdicts")
+	head := []string{"backend"}
+	for _, v := range verdictOrder {
+		head = append(head, string(v))
+	}
+	put(head...)
+	for _, l := range fr.Labels {
+		row := []string{l}
+		for _, v := range verdictOrder {
+			row = append(row, itoa(fr.Verdicts[l][v]))
+		}
+		put(row...)
+	}
+	put()
+	put("table", "fails_and_betters")
+	put("instance", "permutation", "rep", "backend", "status", "objective", "expected", "value", "verdict", "reason")
+	for _, r := range fr.Notable {
+		obj, exp, val := "", "", ""
+		if v, ok := r.Objective(); ok {
+			obj = csvNum(v)
+		}
+		if r.Solu.Expected != nil {
+			exp = *r.Solu.Expected
+		}
+		if r.Solu.Value != nil {
+			val = csvNum(*r.Solu.Value)
+		}
+		put(r.Name, itoa(r.Permutation), itoa(r.Rep), r.Backend, r.Status, obj, exp, val, string(r.Solu.Verdict), r.Solu.Reason)
+	}
+}

@@ -129,6 +129,11 @@ func TestFileSweepVerdictsPermutationsAndReport(t *testing.T) {
 		!strings.Contains(sumText.String(), "virtual best") {
 		t.Errorf("summary lacks the file-set table (%v):\n%s", err, sumText.String())
 	}
+	var csvText strings.Builder
+	if err := rep.WriteCSV(&csvText); err != nil || !strings.Contains(csvText.String(), "table,files") ||
+		strings.Count(csvText.String(), ",opt,3000,fail,") != 4 || strings.Count(csvText.String(), ",best,1.3e+06,better,") != 4 {
+		t.Errorf("CSV lacks the file-set tables or their fails and betters (%v):\n%s", err, csvText.String())
+	}
 	var md strings.Builder
 	if err := rep.WriteMarkdown(&md, "t"); err != nil {
 		t.Fatal(err)

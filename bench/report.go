@@ -892,6 +892,9 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 		put(q.Label, itoa(q.Count), csvNum(q.Min), csvNum(q.Q1), csvNum(q.Median), csvNum(q.Q3), csvNum(q.Max),
 			csvNum(q.Mean), csvNum(q.MedianSeconds))
 	}
+	if rep.Files != nil {
+		rep.Files.writeCSV(put)
+	}
 	cw.Flush()
 	return cw.Error()
 }
