@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/schedopt/schedopt/backends"
@@ -61,13 +62,23 @@ func (CommandLine) RunFile(ctx context.Context, job FileJob) (FileOutcome, error
 		return FileOutcome{}, err
 	}
 	file := job.Path
+	// column maps a name in the program's answer to a column of m: by the file's
+	// names, or for a permutation by the names permutedFile gives.
+	known := make(map[string]int, m.NumVars())
+	for j := 0; j < m.NumVars(); j++ {
+		known[m.VarName(model.Var(j))] = j
+	}
 	if job.Permutation != 0 {
-		pf, cleanup, err := permutedFile(m, job)
+		pf, perm, cleanup, err := permutedFile(m, job)
 		if err != nil {
 			return FileOutcome{}, err
 		}
 		defer cleanup()
 		file = pf
+		clear(known)
+		for j, old := range perm.Cols {
+			known[permColName(j)] = old
+		}
 	}
 	cr, err := a.Solve(ctx, cmdsolver.Run{File: file, TimeLimit: job.Options.TimeLimit, Gap: job.Options.RelGap, Threads: job.Options.Threads})
 	if err != nil {
@@ -80,10 +91,6 @@ func (CommandLine) RunFile(ctx context.Context, job FileJob) (FileOutcome, error
 	}
 	if cr.Values != nil {
 		x := make([]float64, m.NumVars())
-		known := map[string]int{}
-		for j := range x {
-			known[m.VarName(model.Var(j))] = j
-		}
 		for n, v := range cr.Values {
 			j, ok := known[n]
 			if !ok {
@@ -98,17 +105,32 @@ func (CommandLine) RunFile(ctx context.Context, job FileJob) (FileOutcome, error
 	return FileOutcome{Result: res, PeakRSS: cr.PeakRSS, Memory: CmdMemory}, nil
 }
 
+// permColName and permRowName name the columns and rows of a permuted file: the
+// model writer keeps such names as they are (it rewrites names that start with a
+// digit, for instance), so the program's answer maps back by them.
+func permColName(j int) string { return "C" + strconv.Itoa(j) }
+func permRowName(i int) string { return "R" + strconv.Itoa(i) }
+
 // permutedFile writes the job's permutation of m as a free MPS file in a temporary
-// directory, for a program to read; cleanup removes it.
-func permutedFile(m *model.Model, job FileJob) (string, func(), error) {
+// directory, for a program to read, with the columns and rows named by their
+// permuted index (permColName, permRowName); cleanup removes it.
+func permutedFile(m *model.Model, job FileJob) (string, modelperm.Permutation, func(), error) {
 	perm := modelperm.Random(job.Name, job.Permutation, m.NumVars(), m.NumRows())
-	pm, err := perm.Apply(m)
+	newCol := make([]int, m.NumVars())
+	for j, old := range perm.Cols {
+		newCol[old] = j
+	}
+	newRow := make([]int, m.NumRows())
+	for i, old := range perm.Rows {
+		newRow[old] = i
+	}
+	pm, err := perm.ApplyAs(m, func(old int) string { return permColName(newCol[old]) }, func(old int) string { return permRowName(newRow[old]) })
 	if err != nil {
-		return "", nil, fmt.Errorf("permutation %d: %w", job.Permutation, err)
+		return "", perm, nil, fmt.Errorf("permutation %d: %w", job.Permutation, err)
 	}
 	dir, err := os.MkdirTemp("", "schedopt-perm-")
 	if err != nil {
-		return "", nil, fmt.Errorf("permutation %d: %w", job.Permutation, err)
+		return "", perm, nil, fmt.Errorf("permutation %d: %w", job.Permutation, err)
 	}
 	cleanup := func() { os.RemoveAll(dir) }
 	path := filepath.Join(dir, fmt.Sprintf("%s.p%d.mps", job.Name, job.Permutation))
@@ -119,9 +141,9 @@ func permutedFile(m *model.Model, job FileJob) (string, func(), error) {
 	}
 	if err != nil {
 		cleanup()
-		return "", nil, fmt.Errorf("permutation %d: write %s: %w", job.Permutation, path, err)
+		return "", perm, nil, fmt.Errorf("permutation %d: write %s: %w", job.Permutation, path, err)
 	}
-	return path, cleanup, nil
+	return path, perm, cleanup, nil
 }
 
 // withRHSSection returns an MPS file with an RHS section header: model.WriteMPS

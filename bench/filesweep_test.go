@@ -362,3 +362,31 @@ func TestAgreementOnMaximisation(t *testing.T) {
 		t.Errorf("a point above a proven maximum: %+v", bad.Disagreements)
 	}
 }
+
+// A permuted file is written with names of our own, so a program's answer maps back
+// even when the file's names are ones the MPS writer rewrites (a leading digit, as
+// in MIPLIB's stein27).
+func TestCommandLinePermutationWithDigitNames(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "digits.mps")
+	os.WriteFile(p, []byte("NAME digits\nROWS\n N obj\n G 1r\n G 2r\nCOLUMNS\n    M 'MARKER' 'INTORG'\n    0001 obj 1 1r 1\n    0002 obj 2 1r 1\n    0002 2r 1\n    0003 obj 3 2r 1\n    M 'MARKER' 'INTEND'\nRHS\n    RHS 1r 1\n    RHS 2r 1\nBOUNDS\n UP BND 0001 1\n UP BND 0002 1\n UP BND 0003 1\nENDATA\n"), 0o644)
+	specPath := fileSpec(t, `{"instances": [{"files": ["`+p+`"]}], "solu": "set.solu", "backends": ["cmd:highs"], "time_limits": ["20s"], "permutations": 2}`,
+		"=opt= digits 2\n")
+	pl, err := filePlan(t, specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "r.jsonl")
+	if _, err := bench.RunSweep(context.Background(), pl, bench.SweepOptions{Output: out, Workers: 1, CheckPoint: bench.RatCheck(benchfile.Options{})}); err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := bench.ReadRecords(out)
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	for _, r := range recs {
+		if r.Status != solve.StatusOptimal || r.Solu.Verdict != solu.OK || r.PointCheck == nil || !r.PointCheck.Feasible {
+			t.Errorf("permutation %d: status %s (%s), verdict %s, point check %+v", r.Permutation, r.Status, r.Error, r.Solu.Verdict, r.PointCheck)
+		}
+	}
+}

@@ -60,7 +60,19 @@ func (p Permutation) Apply(m *model.Model) (*model.Model, error) {
 	if p.Identity() {
 		return m, nil
 	}
+	return p.ApplyAs(m, func(old int) string { return m.VarName(model.Var(old)) },
+		func(old int) string { return m.RowName(model.Row(old)) })
+}
+
+// ApplyAs returns m in p's order as Apply does, with the columns and rows named by
+// colName and rowName (given the original index): for a file a program reads, names
+// that no writer rewrites make its answer easy to map back. It always builds a new
+// model, also for the identity.
+func (p Permutation) ApplyAs(m *model.Model, colName, rowName func(old int) string) (*model.Model, error) {
 	n, r := m.NumVars(), m.NumRows()
+	if p.Cols == nil && p.Rows == nil {
+		p = identity(n, r)
+	}
 	if len(p.Cols) != n || len(p.Rows) != r {
 		return nil, fmt.Errorf("%w: %d columns and %d rows, the model has %d and %d", ErrShape, len(p.Cols), len(p.Rows), n, r)
 	}
@@ -73,7 +85,7 @@ func (p Permutation) Apply(m *model.Model) (*model.Model, error) {
 	cols := m.Columns()
 	var obj model.Expr
 	for _, old := range p.Cols {
-		v := out.AddVar(cols.Kind[old], cols.Lower[old], cols.Upper[old], m.VarName(model.Var(old)))
+		v := out.AddVar(cols.Kind[old], cols.Lower[old], cols.Upper[old], colName(old))
 		if c := cols.Cost[old]; c != 0 {
 			obj.Add(v, c)
 		}
@@ -87,7 +99,7 @@ func (p Permutation) Apply(m *model.Model) (*model.Model, error) {
 		for k := rows.Start[old]; k < rows.Start[old+1]; k++ {
 			e.Add(model.Var(newOf[rows.Index[k]]), rows.Value[k])
 		}
-		out.AddRange(e, rows.Lower[old], rows.Upper[old], m.RowName(model.Row(old)))
+		out.AddRange(e, rows.Lower[old], rows.Upper[old], rowName(old))
 	}
 	if err := out.Err(); err != nil {
 		return nil, fmt.Errorf("modelperm: %w", err)
@@ -108,4 +120,16 @@ func (p Permutation) Restore(x []float64) ([]float64, error) {
 		out[old] = x[j]
 	}
 	return out, nil
+}
+
+// identity returns the identity permutation of n columns and r rows, explicitly.
+func identity(n, r int) Permutation {
+	p := Permutation{Cols: make([]int, n), Rows: make([]int, r)}
+	for j := range p.Cols {
+		p.Cols[j] = j
+	}
+	for i := range p.Rows {
+		p.Rows[i] = i
+	}
+	return p
 }

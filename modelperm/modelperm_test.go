@@ -92,3 +92,27 @@ func TestShapeErrors(t *testing.T) {
 		t.Errorf("Restore of 1 value: %v", err)
 	}
 }
+
+func TestApplyAsRenames(t *testing.T) {
+	m := sample()
+	p := Random("s", 2, m.NumVars(), m.NumRows())
+	pm, err := p.ApplyAs(m, func(old int) string { return "col" + string(rune('a'+old)) }, func(old int) string { return "row" + string(rune('a'+old)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, old := range p.Cols {
+		if got, want := pm.VarName(model.Var(j)), "col"+string(rune('a'+old)); got != want {
+			t.Errorf("column %d named %q, want %q", j, got, want)
+		}
+	}
+	for i, old := range p.Rows {
+		if got, want := pm.RowName(model.Row(i)), "row"+string(rune('a'+old)); got != want {
+			t.Errorf("row %d named %q, want %q", i, got, want)
+		}
+	}
+	// The identity builds a copy too.
+	id, err := (Permutation{}).ApplyAs(m, func(int) string { return "" }, func(int) string { return "" })
+	if err != nil || id == m || id.NumNonzeros() != m.NumNonzeros() {
+		t.Errorf("identity ApplyAs: %v, same model %v", err, id == m)
+	}
+}
