@@ -32,8 +32,9 @@ if [ "$(printf '%s\n%s\n' "$go_want" "$go_have" | sort -V | head -n1)" != "$go_w
 fi
 
 need_pkgs=()
-# python3-pulp is only for scripts/pulp-compare.sh (the PuLP side of docs/benchmarks.md).
-for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc xz-utils ca-certificates python3-pulp; do
+# python3-pulp is only for scripts/pulp-compare.sh (the PuLP side of docs/benchmarks.md);
+# glpk-utils (glpsol) is the cmd:glpsol backend of package cmdsolver.
+for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils xz-utils ca-certificates python3-pulp; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     need_pkgs+=("$p")
   fi
