@@ -41,6 +41,9 @@ type Result struct {
 	PeakRSS   int64              // bytes, the child's rusage Maxrss
 	Version   string             // the program's version, as it prints it
 	Log       string             // the last LogTail bytes of its output (stdout and stderr)
+	// PDIntegral is the primal-dual integral where the program reports one (HiGHS's
+	// "P-D integral"), NaN otherwise.
+	PDIntegral float64
 	// Killed is set when the program did not stop on its own by its time limit plus
 	// KillGrace and was killed (Status is then TimeLimit, with no values).
 	Killed bool
@@ -74,6 +77,9 @@ type Answer struct {
 	Objective float64            // NaN when unknown
 	Bound     float64            // NaN when unknown
 	Values    map[string]float64 // nil when there is no solution to read
+	// PDIntegral is the primal-dual integral, NaN when the program reports none
+	// (like Objective and Bound, a parser sets it to NaN, not 0, when unknown).
+	PDIntegral float64
 }
 
 // Adapter describes one command-line solver: everything that differs between
@@ -145,7 +151,7 @@ var ErrNoProgram = errors.New("cmdsolver: program not found")
 // a Result with the matching status. When ctx ends first, the program is killed and
 // the status is backends.Interrupted.
 func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
-	res := Result{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN()}
+	res := Result{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN(), PDIntegral: math.NaN()}
 	prog, err := exec.LookPath(a.Program)
 	if err != nil {
 		return res, fmt.Errorf("%w: %s: %w", ErrNoProgram, a.Program, err)
@@ -216,6 +222,7 @@ func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
 		return res, fmt.Errorf("cmdsolver: %s: %s: %w", a.Name, r.File, err)
 	}
 	res.Status, res.Objective, res.Bound, res.Values = ans.Status, ans.Objective, ans.Bound, ans.Values
+	res.PDIntegral = ans.PDIntegral
 	return res, nil
 }
 
