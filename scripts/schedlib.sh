@@ -51,21 +51,26 @@ dltmulti-m6n8-s4         | dlt-multi  | --m 6 --n 8 --seed 4                    
 dltmulti-energy-m3n4-s1  | dlt-multi  | --m 3 --n 4 --objective min-energy --deadline 5000 --seed 1              | proof
 dltmulti-m10n12-s1       | dlt-multi  | --m 10 --n 12 --seed 1                                                   | open
 dltmulti-m20n12-s2       | dlt-multi  | --m 20 --n 12 --seed 2                                                   | open
+dltmulti-m7n10-s5        | dlt-multi  | --m 7 --n 10 --seed 5                                                    | open
+dltmulti-energy-m5n6-s1  | dlt-multi  | --m 5 --n 6 --objective min-energy --deadline 800 --seed 1               | open
 stencil-2x2x2-cpugpu     | stencil    | --nx 2 --ny 2 --nz 2 --config cpu-gpu --seed 1                           | proof
 stencil-4x2x2-cpugpu     | stencil    | --nx 4 --ny 2 --nz 2 --config cpu-gpu --seed 1                           | proof
 stencil-4x4x2-2cpu2gpu   | stencil    | --nx 4 --ny 4 --nz 2 --config 2cpu-2gpu --seed 2                         | proof
 stencil-4x4x4-ij-cpucpu  | stencil    | --nx 4 --ny 4 --nz 4 --periodic ij --config cpu-cpu --seed 3             | proof
 stencil-cuboid-cpugpu    | stencil    | --grid cuboid --config cpu-gpu --seed 1                                  | open
+stencil-sphere-2cpu2gpu  | stencil    | --grid sphere --config 2cpu-2gpu --seed 1                                | proof
 workload-linear-n20      | workload   | --profile linear --points 30 --n 20 --objective min-energy --seed 1     | proof
 workload-linear-n40-time | workload   | --profile linear --points 60 --n 40 --objective min-time --seed 2       | proof
 workload-dgemm-p3        | workload   | --profile dgemm --p 3 --points 40 --n 2048 --objective min-energy --seed 1 | proof
 workload-fft-p4          | workload   | --profile fft --p 4 --points 40 --objective min-total-energy --static-power 50 --seed 1 | proof
+workload-dgemm-p5        | workload   | --profile dgemm --p 5 --points 450 --objective min-energy --seed 1     | proof
 workload-identical-p8    | workload   | --profile identical --p 8 --points 60 --n 240 --objective min-energy --seed 1 | proof
 partition-i7titan-sa     | partition  | --platform i7+titan --app sa                                             | proof
 partition-i7750-la-chunks8-energy | partition | --platform i7+750 --app la --split chunks --chunks 8 --objective min-energy | proof
 partition-i3titan-da-chunks64-energy | partition | --platform i3+titan --app da --split chunks --chunks 64 --objective min-energy | proof
 partition-random-p3q6-s1 | partition  | --random --processors 3 --portions 6 --split mixed --seed 1             | proof
 partition-random-p4q12-s2 | partition | --random --processors 4 --portions 12 --split mixed --seed 2            | proof
+partition-random-p6q24-s3 | partition | --random --processors 6 --portions 24 --split mixed --seed 3            | proof
 '
 
 log() { printf 'schedlib: %s\n' "$*" >&2; }
