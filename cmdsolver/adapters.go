@@ -105,14 +105,16 @@ var highsStatus = map[string]backends.Status{
 }
 
 // ParseHiGHS reads a HiGHS solution file written with write_solution_style = 0 and
-// the log's "Dual bound" line. A file without a solution file (HiGHS refused the
+// the log's "Dual bound" and "P-D integral" (primal-dual integral) lines. A file without a solution file (HiGHS refused the
 // model) gives the status Other.
 func ParseHiGHS(sol, log []byte, _ ModelInfo) (Answer, error) {
-	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN()}
-	if l := lineWith(string(log), "Dual bound"); l != "" {
-		if f := strings.Fields(l); len(f) >= 3 {
-			if v, ok := number(f[len(f)-1]); ok && !math.IsInf(v, 0) {
-				ans.Bound = v
+	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN(), PDIntegral: math.NaN()}
+	for key, dst := range map[string]*float64{"Dual bound": &ans.Bound, "P-D integral": &ans.PDIntegral} {
+		if l := lineWith(string(log), key); l != "" {
+			if f := strings.Fields(l); len(f) >= 3 {
+				if v, ok := number(f[len(f)-1]); ok && !math.IsInf(v, 0) {
+					*dst = v
+				}
 			}
 		}
 	}
@@ -246,7 +248,7 @@ func ParseCBC(sol, log []byte, info ModelInfo) (Answer, error) {
 }
 
 func parseCBC(sol, log []byte) (Answer, error) {
-	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN()}
+	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN(), PDIntegral: math.NaN()}
 	if l := lineWith(string(log), "Lower bound:"); l != "" {
 		if v, ok := number(strings.TrimSpace(strings.TrimPrefix(l, "Lower bound:"))); ok && !math.IsInf(v, 0) {
 			ans.Bound = v
@@ -411,7 +413,7 @@ func ParseGLPK(sol, log []byte, info ModelInfo) (Answer, error) {
 }
 
 func parseGLPK(sol, log []byte, names []string) (Answer, error) {
-	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN()}
+	ans := Answer{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN(), PDIntegral: math.NaN()}
 	text := string(log)
 	best := -1
 	for _, m := range glpkMessages {

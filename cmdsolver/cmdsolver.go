@@ -28,7 +28,7 @@ type Run struct {
 	TimeLimit time.Duration // 0: none; otherwise passed to the program, which is killed at the limit + KillGrace
 	Gap       float64       // relative MIP gap, always passed explicitly (the absolute gap is set to 0)
 	Threads   int           // passed to programs that take it; 0 lets the program choose
-	WorkDir   string        // where the options, solution and decompressed files go; "" means a temporary directory, removed afterwards
+	WorkDir   string        // under it each run makes (and removes) its own directory for the options, solution and decompressed files; "" means the system's temporary directory
 }
 
 // Result is what a program answered, read back from its solution file and log.
@@ -41,6 +41,9 @@ type Result struct {
 	PeakRSS   int64              // bytes, the child's rusage Maxrss
 	Version   string             // the program's version, as it prints it
 	Log       string             // the last LogTail bytes of its output (stdout and stderr)
+	// PDIntegral is the primal-dual integral where the program reports one (HiGHS's
+	// "P-D integral"), NaN otherwise.
+	PDIntegral float64
 	// Killed is set when the program did not stop on its own by its time limit plus
 	// KillGrace and was killed (Status is then TimeLimit, with no values).
 	Killed bool
@@ -74,6 +77,9 @@ type Answer struct {
 	Objective float64            // NaN when unknown
 	Bound     float64            // NaN when unknown
 	Values    map[string]float64 // nil when there is no solution to read
+	// PDIntegral is the primal-dual integral, NaN when the program reports none
+	// (like Objective and Bound, a parser sets it to NaN, not 0, when unknown).
+	PDIntegral float64
 }
 
 // Adapter describes one command-line solver: everything that differs between
@@ -145,7 +151,7 @@ var ErrNoProgram = errors.New("cmdsolver: program not found")
 // a Result with the matching status. When ctx ends first, the program is killed and
 // the status is backends.Interrupted.
 func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
-	res := Result{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN()}
+	res := Result{Status: backends.Other, Objective: math.NaN(), Bound: math.NaN(), PDIntegral: math.NaN()}
 	prog, err := exec.LookPath(a.Program)
 	if err != nil {
 		return res, fmt.Errorf("%w: %s: %w", ErrNoProgram, a.Program, err)
@@ -153,26 +159,31 @@ func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
 	if r.Gap < 0 || math.IsNaN(r.Gap) || r.TimeLimit < 0 || r.Threads < 0 {
 		return res, fmt.Errorf("cmdsolver: %s: bad run parameters (gap %g, time limit %v, threads %d)", a.Name, r.Gap, r.TimeLimit, r.Threads)
 	}
-	dir := r.WorkDir
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "cmdsolver-"); err != nil {
-			return res, fmt.Errorf("cmdsolver: %w", err)
-		}
-		defer os.RemoveAll(dir)
-	} else if err := os.MkdirAll(dir, 0o755); err != nil {
-		return res, fmt.Errorf("cmdsolver: work directory: %w", err)
+	// The program runs in its own directory: a relative path must not change meaning.
+	if r.File, err = filepath.Abs(r.File); err != nil {
+		return res, fmt.Errorf("cmdsolver: %w", err)
 	}
-	inv := Invocation{Run: r, Format: formatOf(r.File), File: r.File}
+	if r.WorkDir != "" {
+		if err := os.MkdirAll(r.WorkDir, 0o755); err != nil {
+			return res, fmt.Errorf("cmdsolver: work directory: %w", err)
+		}
+	}
+	// A directory of its own per run, so that concurrent runs on the same file never
+	// share a solution or options file; removed at the end (the log tail is kept).
 	base := strings.TrimSuffix(filepath.Base(r.File), ".gz")
-	inv.Solution = filepath.Join(dir, a.Name+"-"+base+".sol")
-	inv.Options = filepath.Join(dir, a.Name+"-"+base+".opt")
-	_ = os.Remove(inv.Solution) // a stale solution must not be read as this run's
+	dir, err := os.MkdirTemp(r.WorkDir, a.Name+"-"+base+"-")
+	if err != nil {
+		return res, fmt.Errorf("cmdsolver: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	inv := Invocation{Run: r, Format: formatOf(r.File), File: r.File}
+	inv.Solution = filepath.Join(dir, "solution")
+	inv.Options = filepath.Join(dir, "options")
 	if strings.HasSuffix(strings.ToLower(r.File), ".gz") && !a.ReadsGzip {
 		inv.File = filepath.Join(dir, base)
 		if err := gunzip(r.File, inv.File); err != nil {
 			return res, fmt.Errorf("cmdsolver: %s: %w", r.File, err)
 		}
-		defer os.Remove(inv.File)
 	}
 	info := ModelInfo{Format: inv.Format}
 	if a.NeedsModel {
@@ -211,6 +222,7 @@ func (a *Adapter) Solve(ctx context.Context, r Run) (Result, error) {
 		return res, fmt.Errorf("cmdsolver: %s: %s: %w", a.Name, r.File, err)
 	}
 	res.Status, res.Objective, res.Bound, res.Values = ans.Status, ans.Objective, ans.Bound, ans.Values
+	res.PDIntegral = ans.PDIntegral
 	return res, nil
 }
 

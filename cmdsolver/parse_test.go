@@ -10,7 +10,7 @@ import (
 // Outputs as the programs write them (HiGHS 1.10, CBC 2.10.8, GLPK 5.0).
 const (
 	highsOptimal = "Model status\nOptimal\n\n# Primal solution values\nFeasible\nObjective -4.75\n# Columns 3\nx 2\ny 2\nz 1.5\n# Rows 2\nc1 7.5\nc2 8\n\n# Dual solution values\nNone\n\n# Basis\nHiGHS v1\nNone\n"
-	highsLog     = "  Status            Optimal\n  Primal bound      -4.75\n  Dual bound        -4.75\n  Gap               0%\n"
+	highsLog     = "  Status            Optimal\n  Primal bound      -4.75\n  Dual bound        -4.75\n  Gap               0%\n  P-D integral      0.000108353464227\n"
 	highsInfeas  = "Model status\nInfeasible\n\n# Primal solution values\nNone\n\n# Dual solution values\nNone\n"
 	cbcAll       = "Optimal - objective value -4.00000000\n      0 c1                     6                       0\n      1 c2                     8                       0\n      0 x                      2                      -1\n      1 y                      2                      -1\n      2 z                      0                    -0.5\n"
 	cbcNoRows    = "Stopped on time - objective value 12.5\n      0 x                      2                      -1\n**    1 y                    0.5                      -1\n"
@@ -60,6 +60,12 @@ func TestParsers(t *testing.T) {
 			ans, err := tc.parse(sol, []byte(tc.log), tc.info)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.name == "highs optimal" && ans.PDIntegral != 0.000108353464227 {
+				t.Errorf("P-D integral %g, want 0.000108353464227", ans.PDIntegral)
+			}
+			if tc.name != "highs optimal" && !math.IsNaN(ans.PDIntegral) {
+				t.Errorf("P-D integral %g, want NaN", ans.PDIntegral)
 			}
 			if ans.Status != tc.status || !same(ans.Objective, tc.obj) || !same(ans.Bound, tc.bound) {
 				t.Errorf("status %s, objective %g, bound %g; want %s, %g, %g", ans.Status, ans.Objective, ans.Bound, tc.status, tc.obj, tc.bound)

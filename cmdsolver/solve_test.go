@@ -219,6 +219,30 @@ func TestSolveCancelled(t *testing.T) {
 	}
 }
 
+// TestSolveDecompresses: an adapter whose program does not read gzip gets the file
+// decompressed into its work directory; a relative path works from any directory.
+func TestSolveDecompresses(t *testing.T) {
+	dir := t.TempDir()
+	write(t, optModel(), dir, "opt.mps.gz")
+	t.Chdir(dir)
+	a, _ := Lookup("highs")
+	b := *a
+	b.ReadsGzip = false
+	var seen string
+	cmd := b.Command
+	b.Command = func(inv Invocation) []string { seen = inv.File; return cmd(inv) }
+	res, err := b.Solve(context.Background(), Run{File: "opt.mps.gz", Threads: 1, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != backends.Optimal || math.Abs(res.Objective-(-3.75)) > 1e-9 {
+		t.Errorf("status %s, objective %g; want optimal, -3.75\n%s", res.Status, res.Objective, res.Log)
+	}
+	if filepath.Ext(seen) != ".mps" || !filepath.IsAbs(seen) {
+		t.Errorf("the program read %q, want an absolute path to the decompressed .mps", seen)
+	}
+}
+
 func TestLookup(t *testing.T) {
 	for _, name := range []string{"highs", "cbc", "glpsol"} {
 		if a, ok := Lookup(name); !ok || a.Name != name || a.Parse == nil || a.Command == nil {

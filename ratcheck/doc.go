@@ -42,7 +42,11 @@
 // the relative one is that distance divided by the max(...) scale above, so Feasible
 // holds exactly when every relative violation is within Tolerances.Feasibility and
 // every integrality violation within Tolerances.Integrality. The defaults
-// (DefaultFeasibility, DefaultIntegrality) are 1e-6 both.
+// (DefaultFeasibility, DefaultIntegrality) are 1e-6 both. solchecker takes its two
+// tolerances on the command line; the README of its 2010 version documents an
+// absolute 1e-4 default, and the MIPLIB 2017 version scales the linear tolerance as
+// above. A tolerance is taken as the exact rational of its shortest decimal text
+// (1e-6 is 1/10^6).
 //
 // Columns are matched by name: a model column missing from the point, a name the model
 // does not have, and a NaN or infinite value are violations in the report, never a

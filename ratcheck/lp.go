@@ -43,7 +43,7 @@ type lpTok struct {
 	sec  int
 }
 
-// lpLex splits the whole file into tokens (the files a checker reads are read once).
+// lpLex splits the whole file into tokens, held in memory (about 50 bytes per token).
 func lpLex(r io.Reader) ([]lpTok, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)

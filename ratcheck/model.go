@@ -105,7 +105,7 @@ func ReadFileWith(path string, sc model.SCReading) (*Model, error) {
 	return m, nil
 }
 
-// ReadMPS reads an MPS model from r (not compressed) as ReadFile does.
+// ReadMPS reads an MPS model from data (not compressed) as ReadFile does.
 func ReadMPS(data []byte) (*Model, error) {
 	fm, err := model.ReadMPSWarn(strings.NewReader(string(data)), nil)
 	if err != nil {

@@ -33,8 +33,9 @@ fi
 
 need_pkgs=()
 # python3-pulp is only for scripts/pulp-compare.sh (the PuLP side of docs/benchmarks.md);
-# glpk-utils (glpsol) is the cmd:glpsol backend of package cmdsolver.
-for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils xz-utils ca-certificates python3-pulp; do
+# glpk-utils (glpsol) is the cmd:glpsol backend of package cmdsolver; jq reads JSON results in
+# scripts/schedlib.sh.
+for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils jq xz-utils ca-certificates python3-pulp; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     need_pkgs+=("$p")
   fi
