@@ -113,7 +113,7 @@ both when the name has no extension).`,
 				o := opts
 				o.TimeLimit = remaining(pctx, opts.TimeLimit)
 				res, err := within(pctx, func() (*solve.Result, error) {
-					return kinds.Run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
+					return f.run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
 				})
 				if err != nil && !errors.Is(err, errAbandoned) && pctx.Err() != nil && ctx.Err() == nil {
 					return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: solve.StatusTimeLimit,
@@ -154,7 +154,7 @@ both when the name has no extension).`,
 			return nil
 		},
 	}
-	f.register(cmd.Flags(), true)
+	f.register(cmd.Flags(), true, solve.Auto)
 	fl := cmd.Flags()
 	fl.Float64Var(&from, "from", 0, "smallest deadline T [s] (default: the shortest schedule T*)")
 	fl.Float64Var(&to, "to", 0, "largest deadline T [s] (default: 2·T*)")
