@@ -7,9 +7,10 @@
 # `highs` program on the file (one thread, the same relative gap 1e-6 and time limit
 # as schedopt) and then `schedopt solve-mps FILE --backend highs --threads 1`, back to
 # back, and prints one row per instance: the raw program's wall time, schedopt's, their
-# ratio, schedopt's first solve and the solves the certification added, and how the
+# ratio, the same for CPU time (user + system: steadier than wall time on a shared
+# machine), schedopt's first solve and the solves the certification added, and how the
 # status was certified. The last lines give the shifted geometric means (shift 1 s) of
-# both and their ratio, and the load (uptime) before and after.
+# both and their ratios, and the load (uptime) before and after.
 #
 # Needs `highs` (scripts/setup.sh builds it into /usr/local/bin) and a schedopt binary
 # (SCHEDOPT=path, default: go build into a temporary directory), plus jq. The solve-mps
@@ -47,10 +48,9 @@ for a in "$@"; do
   fi
 done
 
-now() { date +%s.%N; }
 echo "load before: $(uptime)"
-printf '| instance | highs s | schedopt s | ratio | first solve s | added solves s | status | certified |\n'
-printf '|---|--:|--:|--:|--:|--:|---|---|\n'
+printf '| instance | highs s | schedopt s | ratio | highs cpu s | schedopt cpu s | cpu ratio | first solve s | added solves s | status | certified |\n'
+printf '|---|--:|--:|--:|--:|--:|--:|--:|--:|---|---|\n'
 sums=$tmp/sums
 : >"$sums"
 for f in "${files[@]}"; do
@@ -58,22 +58,23 @@ for f in "${files[@]}"; do
   name=${base%.gz}
   plain=$tmp/$name
   case $f in *.gz) gunzip -c "$f" >"$plain" ;; *) cp "$f" "$plain" ;; esac
-  t0=$(now)
-  highs --options_file "$tmp/highs.opt" "$plain" >"$tmp/highs.log" 2>&1 || true
-  t1=$(now)
-  "$SCHEDOPT" solve-mps "$plain" --backend "$backend" --threads 1 --time-limit "${limit}s" --json "${extra[@]}" >"$tmp/out.json" 2>"$tmp/err.log" || true
-  t2=$(now)
-  raw=$(echo "$t1 - $t0" | bc -l)
-  ours=$(echo "$t2 - $t1" | bc -l)
+  /usr/bin/time -o "$tmp/t1" -f "%e %U %S" highs --options_file "$tmp/highs.opt" "$plain" >"$tmp/highs.log" 2>&1 || true
+  /usr/bin/time -o "$tmp/t2" -f "%e %U %S" "$SCHEDOPT" solve-mps "$plain" --backend "$backend" --threads 1 \
+    --time-limit "${limit}s" --json "${extra[@]}" >"$tmp/out.json" 2>"$tmp/err.log" || true
+  read -r raw rawu raws <"$tmp/t1"
+  read -r ours oursu ourss <"$tmp/t2"
+  rawcpu=$(echo "$rawu + $raws" | bc -l)
+  ourcpu=$(echo "$oursu + $ourss" | bc -l)
   first=$(jq -r '[.certificate.solves[]? | select(.purpose == "solve")][0].seconds // "nan"' "$tmp/out.json")
   added=$(jq -r '[.certificate.solves[1:][]?.seconds] | add // 0' "$tmp/out.json")
   status=$(jq -r '.status // "?"' "$tmp/out.json")
   method=$(jq -r '.certificate.method // .message // "?"' "$tmp/out.json" | tr '|' '/')
-  printf '| %s | %.2f | %.2f | %.2f | %s | %.2f | %s | %s |\n' "${name%.*}" "$raw" "$ours" "$(echo "$ours / $raw" | bc -l)" \
+  printf '| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %s | %s |\n' "${name%.*}" "$raw" "$ours" \
+    "$(echo "$ours / $raw" | bc -l)" "$rawcpu" "$ourcpu" "$(echo "$ourcpu / ($rawcpu + 0.001)" | bc -l)" \
     "$(printf '%.2f' "$first" 2>/dev/null || echo "$first")" "$added" "$status" "$method"
-  echo "$raw $ours" >>"$sums"
+  echo "$raw $ours $rawcpu $ourcpu" >>"$sums"
 done
-awk '{ a += log($1 + 1); b += log($2 + 1); n++ }
-     END { ga = exp(a / n) - 1; gb = exp(b / n) - 1;
-           printf "\nshifted geometric mean (shift 1 s) over %d instances: highs %.3f s, schedopt %.3f s, ratio %.3f\n", n, ga, gb, gb / ga }' "$sums"
+awk '{ a += log($1 + 1); b += log($2 + 1); c += log($3 + 1); d += log($4 + 1); n++ }
+     END { ga = exp(a / n) - 1; gb = exp(b / n) - 1; gc = exp(c / n) - 1; gd = exp(d / n) - 1;
+           printf "\nshifted geometric mean (shift 1 s) over %d instances: wall: highs %.3f s, schedopt %.3f s, ratio %.3f; cpu: highs %.3f s, schedopt %.3f s, ratio %.3f\n", n, ga, gb, gb / ga, gc, gd, gd / gc }' "$sums"
 echo "load after: $(uptime)"

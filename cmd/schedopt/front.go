@@ -26,6 +26,9 @@ type FrontPoint struct {
 	Seconds float64  `json:"seconds"`
 	Sizes   []int    `json:"sizes,omitempty"`
 	Message string   `json:"message,omitempty"`
+	// Backend names the path that answered this point: the curve's backend, or for
+	// the backend auto the path it took ("exact" or a MILP backend).
+	Backend string `json:"backend,omitempty"`
 }
 
 // FrontResult is what `schedopt front --json` prints.
@@ -282,6 +285,7 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base k
 		} else {
 			pt.Status, pt.E, pt.Gap, pt.Message = res.Status, res.Objective, res.Gap, res.Message
 			pt.Seconds = res.Seconds.Build + res.Seconds.Solve
+			pt.Backend = res.Backend
 			if res.Values != nil {
 				start = res.Values
 			}
