@@ -101,7 +101,13 @@ func newSolveCmd(e *env) *cobra.Command {
 		Long: `solve loads an instance (any kind of the spec), builds its MILP, solves it with the
 chosen backend (or the exact combinatorial algorithm with --backend exact), decodes the
 schedule, re-evaluates it with the kind's independent evaluator and, unless --no-check,
-cross-checks the objective with the exact oracle where one exists. Without an
+cross-checks the objective with the exact oracle where one exists.
+
+The default backend, auto, takes the strongest path the kind has: its exact algorithm
+where one scales (the dlt-multi sequence branch-and-bound, the workload DPs), the MILP
+elsewhere; with --threads 2 or more (0: all cores) both run concurrently and the first
+proof answers. The result's "backend" names the path that answered, and "paths" how
+each one ended. Without an
 instance argument, or with "-", the instance is read from standard input.
 
 The status is "optimal" only when the solver proved optimality within --gap; "feasible"
