@@ -58,16 +58,23 @@ const (
 )
 
 // Without Policy.Certify, a cutoff solve confirming an optimum gets cutoffShare of
-// the first solve's time, and at least minCutoffTime: the confirmation of a cheap
-// optimum costs at most half a solve more (on MIPLIB 3 the shifted geometric mean of
-// the total stays within 1.25 times the raw solver's, docs/certification.md). One
+// the first solve's time, and at least minCutoffTime, for each of at most cutoffTries
+// paths: the confirmation of a cheap optimum costs at most half a solve more (on
+// MIPLIB 3 the shifted geometric mean of the total stays within 1.25 times the raw
+// solver's, docs/certification.md). One
 // that runs out leaves the optimum backed by the solver's proof and the verified point
 // alone, and the certificate says so. The models that exposed the presolve bugs solve
 // in milliseconds, and their presolve-off cutoff solves end well within
 // minCutoffTime.
 const (
-	cutoffShare   = 0.5
+	cutoffShare   = 0.25
 	minCutoffTime = 100 * time.Millisecond
+	// cutoffTries is how many paths (each on another backend) the cutoff solve of an
+	// optimum may take, each under the same cap, when the one before ran out: at
+	// most half the first solve in all. The second matters where the first path
+	// spends its cap starting (CBC's child process) on a tiny model whose optimum
+	// is wrong.
+	cutoffTries = 2
 )
 
 // StopGrace is how long after a solve's time limit, or after the cancellation of its
@@ -169,9 +176,10 @@ type Result struct {
 //   - a MIP optimum whose first solve took less than ConfirmBelow, and every optimum
 //     with Certify, is confirmed by a cutoff solve that must come back infeasible;
 //     a verified better point refutes the claim and replaces it. Without Certify the
-//     cutoff solve gets half the first solve's time (and at least minCutoffTime): an
-//     inconclusive one leaves the optimum on the solver's proof and the verified
-//     point, and the certificate's method says so.
+//     cutoff solve gets a quarter of the first solve's time (and at least
+//     minCutoffTime), and when it runs out one more path on another backend gets the
+//     same: an inconclusive confirmation leaves the optimum on the solver's proof and
+//     the verified point, and the certificate's method says so.
 //
 // Confirmations of a claim that still stands run under a budget (the remainder of
 // the caller's limit, or without one ten times the first solve and at least 2 s).
@@ -476,51 +484,69 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	if !ok {
 		return l.res, nil
 	}
-	opts := c.confirmOpts()
-	switch {
-	case c.p.Certify && c.opts.TimeLimit == 0:
-		opts.TimeLimit = 0 // asked for: as long as it takes
-	case !c.p.Certify:
-		// Not asked for: a share of the solve it confirms (and minCutoffTime).
-		opts.TimeLimit = min(opts.TimeLimit, max(time.Duration(cutoffShare*float64(c.firstTime)), minCutoffTime))
+	tries := 1
+	if !c.p.Certify {
+		tries = cutoffTries
 	}
-	l2, err := c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts)
-	if err != nil {
-		return backends.Result{}, err
-	}
-	sense := float64(c.m.Sense())
-	switch {
-	case l2.res.Status == backends.Infeasible:
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s infeasible", l2.who))
-		c.cert.Confirmed = true
-		return l.res, nil
-	case l2.verified && sense*(z-l2.res.Objective) > delta+RefuteTol*math.Max(1, math.Abs(z)):
-		// A verified point better than the claim by more than the gaps: the claim was
-		// wrong. The cutoff model's optimum is the original's, since the true optimum
-		// lies beyond the cutoff.
-		c.discredit(l)
-		c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
-		c.steps = c.steps[:0]
-		if l2, err = c.finish(ctx, l2); err != nil {
+	var l2 look
+	var opts backends.Options
+	var inconclusive []string
+	for try := 0; try < tries; try++ {
+		if try > 0 {
+			// The last cutoff solve ran out: one more path, on another backend, with
+			// the same cap (a backend in a child process may spend its cap starting).
+			lc.solver, lc.presolve = l2.solver, l2.presolve
+			if alt, ok = c.other(lc, depth, l2.solver); !ok {
+				break
+			}
+		}
+		opts = c.confirmOpts()
+		switch {
+		case c.p.Certify && c.opts.TimeLimit == 0:
+			opts.TimeLimit = 0 // asked for: as long as it takes
+		case !c.p.Certify:
+			// Not asked for: a share of the solve it confirms (and minCutoffTime).
+			opts.TimeLimit = min(opts.TimeLimit, max(time.Duration(cutoffShare*float64(c.firstTime)), minCutoffTime))
+		}
+		var err error
+		if l2, err = c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts); err != nil {
 			return backends.Result{}, err
 		}
-		if l2.res.Status == backends.Optimal {
-			c.steps = append(c.steps, fmt.Sprintf("first claim refuted; optimum from the cutoff solve on %s, point verified", l2.who))
-			return l2.res, nil
+		sense := float64(c.m.Sense())
+		switch {
+		case l2.res.Status == backends.Infeasible:
+			c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s infeasible", l2.who))
+			c.cert.Confirmed = true
+			return l.res, nil
+		case l2.verified && sense*(z-l2.res.Objective) > delta+RefuteTol*math.Max(1, math.Abs(z)):
+			// A verified point better than the claim by more than the gaps: the claim
+			// was wrong. The cutoff model's optimum is the original's, since the true
+			// optimum lies beyond the cutoff.
+			c.discredit(l)
+			c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
+			c.steps = c.steps[:0]
+			if l2, err = c.finish(ctx, l2); err != nil {
+				return backends.Result{}, err
+			}
+			if l2.res.Status == backends.Optimal {
+				c.steps = append(c.steps, fmt.Sprintf("first claim refuted; optimum from the cutoff solve on %s, point verified", l2.who))
+				return l2.res, nil
+			}
+			r := l2.res
+			r.Status = backends.Other
+			c.steps = append(c.steps, "first claim refuted by a verified better point, no proof of optimality")
+			return r, nil
+		case l2.verified:
+			// Better only by what the feasibility tolerance allows: no refutation, no
+			// confirmation either.
+			c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s found a point within the feasibility tolerance of the claim (%.10g)", l2.who, l2.res.Objective))
+			return l.res, nil
 		}
-		r := l2.res
-		r.Status = backends.Other
-		c.steps = append(c.steps, "first claim refuted by a verified better point, no proof of optimality")
-		return r, nil
+		inconclusive = append(inconclusive, fmt.Sprintf("%s: %s", l2.who, l2.res.Status))
 	}
-	if l2.verified {
-		// Better only by what the feasibility tolerance allows: no refutation, no
-		// confirmation either.
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s found a point within the feasibility tolerance of the claim (%.10g)", l2.who, l2.res.Objective))
-		return l.res, nil
-	}
-	if !c.p.Certify && l2.res.Status == backends.TimeLimit {
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s inconclusive (stopped at its cap of %.3g s, half the first solve's time or %v: optimum not confirmed beyond the solver's proof)", l2.who, opts.TimeLimit.Seconds(), minCutoffTime))
+	if !c.p.Certify {
+		c.steps = append(c.steps, fmt.Sprintf("cutoff solve inconclusive (%s; each capped at %.3g s, a quarter of the first solve's time or %v: optimum not confirmed beyond the solver's proof)",
+			strings.Join(inconclusive, ", "), opts.TimeLimit.Seconds(), minCutoffTime))
 		return l.res, nil
 	}
 	c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s inconclusive (%s)", l2.who, l2.res.Status))
