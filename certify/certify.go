@@ -61,11 +61,10 @@ const (
 // the first solve's time, and at least minCutoffTime, for each of at most cutoffTries
 // paths: the confirmation of a cheap optimum costs at most half a solve more (on
 // MIPLIB 3 the shifted geometric mean of the total stays within 1.25 times the raw
-// solver's, docs/certification.md). One
-// that runs out leaves the optimum backed by the solver's proof and the verified point
-// alone, and the certificate says so. The models that exposed the presolve bugs solve
-// in milliseconds, and their presolve-off cutoff solves end well within
-// minCutoffTime.
+// solver's, docs/certification.md). A confirmation that runs out leaves the optimum
+// backed by the solver's proof and the verified point alone, and the certificate says
+// so. The models that exposed the presolve bugs solve in milliseconds, and their
+// presolve-off cutoff solves end well within minCutoffTime.
 const (
 	cutoffShare   = 0.25
 	minCutoffTime = 100 * time.Millisecond
