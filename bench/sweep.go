@@ -23,6 +23,7 @@ import (
 	"github.com/schedopt/schedopt/benchfile"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/portfolio"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -165,7 +166,7 @@ type SweepOptions struct {
 	// file's coefficients.
 	CheckPoint PointChecker
 	// Overrun is how long a job with a time limit may run past it before its context
-	// is cancelled (default: max(10 s, half the limit)). A job whose solver still has
+	// is cancelled (default: DefaultOverrun). A job whose solver still has
 	// not returned GiveUpGrace after that is recorded as abandoned (status time_limit)
 	// and its worker takes the next job: a solver deaf to its limit and to
 	// cancellation (HiGHS presolve on a large MIP checks neither) cannot stall a sweep.
@@ -174,7 +175,12 @@ type SweepOptions struct {
 
 // GiveUpGrace is how long a worker waits, after cancelling a job at its hard stop,
 // for a solver that ignores the cancellation before it records the job as abandoned.
-const GiveUpGrace = time.Second
+// DefaultOverrun + GiveUpGrace keeps every job within its time limit plus a second,
+// the promise of the command line.
+const GiveUpGrace = 400 * time.Millisecond
+
+// DefaultOverrun is the default SweepOptions.Overrun.
+const DefaultOverrun = 500 * time.Millisecond
 
 // SweepSummary counts what a sweep did.
 type SweepSummary struct {
@@ -350,7 +356,7 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, plan *Plan, o Sw
 		// A hard stop in case a backend overruns its own limit.
 		overrun := o.Overrun
 		if overrun <= 0 {
-			overrun = max(10*time.Second, j.TimeLimit/2)
+			overrun = DefaultOverrun
 		}
 		var cancel context.CancelFunc
 		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+overrun)
@@ -362,6 +368,9 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, plan *Plan, o Sw
 		return rec
 	}
 	res, err, abandoned := runOrGiveUp(jctx, func() (*solve.Result, error) {
+		if j.Backend == solve.Auto {
+			return portfolio.Run(jctx, p, portfolio.Request{Options: opts, NoCheck: spec.NoCheck, Certify: spec.Certify})
+		}
 		return kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck, Policy: policy})
 	})
 	if abandoned {

@@ -463,3 +463,26 @@ func TestSweepPlanGapsOfTheExactBackend(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepRunsTheBackendAuto: a job of the backend "auto" runs the kind's strongest
+// path (package portfolio; the fake kind has no plan, so the default MILP backend) and
+// its result names that path.
+func TestSweepRunsTheBackendAuto(t *testing.T) {
+	dir := t.TempDir()
+	writeInstances(t, dir, 2, nil)
+	spec := writeSpec(t, dir, `{"instances":[{"files":["inst*.json"]}], "backends":["auto"], "time_limits":["10s"]}`)
+	out := filepath.Join(dir, "results.jsonl")
+	sum, err := bench.RunSweep(context.Background(), plan(t, spec, nil), bench.SweepOptions{Output: out, Workers: 1, NewSolver: fakeSolver, Load: fakeLoader(nil)})
+	if err != nil || sum.Ran != 2 {
+		t.Fatalf("sweep: %+v, %v; want 2 jobs run", sum, err)
+	}
+	recs, err := bench.ReadRecords(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Backend != solve.Auto || r.Status != solve.StatusOptimal || r.Result == nil || r.Result.Backend != solve.MILPBackends()[0] || len(r.Result.Paths) != 1 {
+			t.Errorf("record %s: backend %q, status %q, result %+v; want auto answered by %s", r.Key, r.Backend, r.Status, r.Result, solve.MILPBackends()[0])
+		}
+	}
+}

@@ -2,6 +2,7 @@ package certify
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -55,6 +56,34 @@ const (
 	confirmBudget  = 10
 	minConfirmTime = 2 * time.Second
 )
+
+// Without Policy.Certify, a cutoff solve confirming an optimum gets cutoffShare of
+// the first solve's time, and at least minCutoffTime, for each of at most cutoffTries
+// paths: the confirmation of a cheap optimum costs at most half a solve more (on
+// MIPLIB 3 the shifted geometric mean of the total stays within 1.25 times the raw
+// solver's, docs/certification.md). A confirmation that runs out leaves the optimum
+// backed by the solver's proof and the verified point alone, and the certificate says
+// so. The models that exposed the presolve bugs solve in milliseconds, and their
+// presolve-off cutoff solves end well within minCutoffTime.
+const (
+	cutoffShare   = 0.25
+	minCutoffTime = 100 * time.Millisecond
+	// cutoffTries is how many paths (each on another backend) the cutoff solve of an
+	// optimum may take, each under the same cap, when the one before ran out: at
+	// most half the first solve in all. The second matters where the first path
+	// spends its cap starting (CBC's child process) on a tiny model whose optimum
+	// is wrong.
+	cutoffTries = 2
+)
+
+// StopGrace is how long after a solve's time limit, or after the cancellation of its
+// context, Solve waits for a backend to return before it abandons the solve and
+// answers without it (a time limit, or an interruption, with no point). HiGHS 1.10
+// does not watch its clock, nor its interrupt callback, in every phase of a MIP
+// solve; an abandoned solve goes on in its goroutine, asked to stop through its
+// context, until its solver returns. With StopGrace, Solve returns within its
+// caller's time limit plus well under a second whatever a backend does.
+const StopGrace = 400 * time.Millisecond
 
 // Tolerances of the policy.
 const (
@@ -145,12 +174,26 @@ type Result struct {
 //     objective, then the ray LP;
 //   - a MIP optimum whose first solve took less than ConfirmBelow, and every optimum
 //     with Certify, is confirmed by a cutoff solve that must come back infeasible;
-//     a verified better point refutes the claim and replaces it.
+//     a verified better point refutes the claim and replaces it. Without Certify the
+//     cutoff solve gets a quarter of the first solve's time (and at least
+//     minCutoffTime), and when it runs out one more path on another backend gets the
+//     same: an inconclusive confirmation leaves the optimum on the solver's proof and
+//     the verified point, and the certificate's method says so.
+//
+// Confirmations of a claim that still stands run under a budget (the remainder of
+// the caller's limit, or without one ten times the first solve and at least 2 s).
+// Once a verified point refutes a claim, the path that found it is no longer a
+// confirmation but the solve: it solves on to the end from that point under the
+// caller's limit, none when the caller set none.
+//
+// Solve returns within opts.TimeLimit plus StopGrace and a little (when it is set),
+// and within StopGrace of ctx's end, whatever the backends do: a solve that overruns
+// is abandoned (see StopGrace).
 //
 // An error means no solve could be attempted or the backend failed outright.
 func Solve(ctx context.Context, s backends.Solver, m *model.Model, opts backends.Options, p Policy) (Result, error) {
 	if p.Off {
-		raw, err := s.Solve(ctx, m, opts)
+		raw, err := call(ctx, s, m, opts)
 		if err != nil {
 			return Result{}, err
 		}
@@ -158,6 +201,14 @@ func Solve(ctx context.Context, s backends.Solver, m *model.Model, opts backends
 			Solves: []Attempt{{Backend: s.Name(), Purpose: PurposeSolve, Status: string(raw.Status), Seconds: raw.Time.Seconds()}}}}, nil
 	}
 	c := &certifier{m: m, opts: opts, p: p, first: s, begin: time.Now(), tried: map[tried]bool{}, discredited: map[path]bool{}}
+	if opts.TimeLimit > 0 {
+		// The whole certified solve ends by the caller's limit plus StopGrace (and a
+		// little, so that the first solve's own guard, which reports a time limit,
+		// fires first): later solves find their context done and return at once.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadlineCause(ctx, c.begin.Add(opts.TimeLimit+StopGrace+overallSlack), errOverall)
+		defer cancel()
+	}
 	l, err := c.solve(ctx, s, opts.Presolve, m, PurposeSolve, opts)
 	if err != nil {
 		return Result{}, err
@@ -206,7 +257,63 @@ type look struct {
 	verified bool // res.HasSolution and the point passed model.Verify
 	worst    string
 	maxViol  float64
-	atInf    bool // the solver reported an objective at its infinity
+	atInf    bool          // the solver reported an objective at its infinity
+	limit    time.Duration // the solve's time limit (0: none)
+}
+
+// errOverall is the cause of the context of a certified solve whose caller's time
+// limit (plus StopGrace) has passed.
+var errOverall = errors.New("certify: time limit of the certified solve reached")
+
+// overallSlack separates the deadline of a whole certified solve from that of its
+// first solve, which has the same limit.
+const overallSlack = 100 * time.Millisecond
+
+// call runs s.Solve and returns what it returns, unless the solve overruns: StopGrace
+// after its time limit, or after ctx is done, call stops waiting, cancels the solve's
+// context and returns a result without a point (TimeLimit, or Interrupted when ctx is
+// done). The abandoned solve ends in its goroutine when its solver returns.
+func call(ctx context.Context, s backends.Solver, m *model.Model, opts backends.Options) (backends.Result, error) {
+	type out struct {
+		res backends.Result
+		err error
+	}
+	begin := time.Now()
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan out, 1)
+	go func() {
+		res, err := s.Solve(sctx, m, opts)
+		done <- out{res, err}
+	}()
+	var hard <-chan time.Time
+	if opts.TimeLimit > 0 {
+		t := time.NewTimer(opts.TimeLimit + StopGrace)
+		defer t.Stop()
+		hard = t.C
+	}
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-hard:
+	case <-ctx.Done():
+		if context.Cause(ctx) != errOverall {
+			t := time.NewTimer(StopGrace)
+			defer t.Stop()
+			select {
+			case o := <-done:
+				return o.res, o.err
+			case <-t.C:
+			}
+		}
+	}
+	st, why := backends.TimeLimit, fmt.Sprintf("time limit reached; the solver overran it by %v and was abandoned", StopGrace)
+	if ctx.Err() != nil && context.Cause(ctx) != errOverall {
+		st, why = backends.Interrupted, fmt.Sprintf("interrupted: context done; the solver did not stop within %v and was abandoned", StopGrace)
+	}
+	r := backends.Stopped(s.Name(), st, why)
+	r.Time = time.Since(begin)
+	return r, nil
 }
 
 // maxDepth bounds how often a refuted claim leads to another solve.
@@ -247,11 +354,11 @@ func (c *certifier) solve(ctx context.Context, s backends.Solver, pre backends.P
 		who += " (presolve off)"
 	}
 	c.tried[tried{m, s, pre}] = true
-	raw, err := s.Solve(ctx, m, opts)
+	raw, err := call(ctx, s, m, opts)
 	if err != nil {
 		return look{}, fmt.Errorf("certify: %s on %s: %w", purpose, who, err)
 	}
-	l := look{model: m, res: raw, who: who, solver: s, presolve: pre}
+	l := look{model: m, res: raw, who: who, solver: s, presolve: pre, limit: opts.TimeLimit}
 	at := Attempt{Backend: who, Purpose: purpose, Status: string(raw.Status), Seconds: raw.Time.Seconds()}
 	if raw.HasSolution && isInf(raw.Objective) {
 		l.atInf = true
@@ -376,44 +483,113 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	if !ok {
 		return l.res, nil
 	}
-	opts := c.confirmOpts()
-	if c.p.Certify && c.opts.TimeLimit == 0 {
-		opts.TimeLimit = 0 // asked for: as long as it takes
+	tries := 1
+	if !c.p.Certify {
+		tries = cutoffTries
 	}
-	l2, err := c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts)
-	if err != nil {
-		return backends.Result{}, err
-	}
-	sense := float64(c.m.Sense())
-	switch {
-	case l2.res.Status == backends.Infeasible:
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s infeasible", l2.who))
-		c.cert.Confirmed = true
-		return l.res, nil
-	case l2.verified && sense*(z-l2.res.Objective) > delta+RefuteTol*math.Max(1, math.Abs(z)):
-		// A verified point better than the claim by more than the gaps: the claim was
-		// wrong. The cutoff model's optimum is the original's, since the true optimum
-		// lies beyond the cutoff.
-		c.discredit(l)
-		c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
-		c.steps = c.steps[:0]
-		if l2.res.Status == backends.Optimal {
-			c.steps = append(c.steps, fmt.Sprintf("first claim refuted; optimum from the cutoff solve on %s, point verified", l2.who))
-			return l2.res, nil
+	var l2 look
+	var opts backends.Options
+	var inconclusive []string
+	for try := 0; try < tries; try++ {
+		if try > 0 {
+			// The last cutoff solve ran out: one more path, on another backend, with
+			// the same cap (a backend in a child process may spend its cap starting).
+			lc.solver, lc.presolve = l2.solver, l2.presolve
+			if alt, ok = c.other(lc, depth, l2.solver); !ok {
+				break
+			}
 		}
-		r := l2.res
-		r.Status = backends.Other
-		c.steps = append(c.steps, "first claim refuted by a verified better point, no proof of optimality")
-		return r, nil
+		opts = c.confirmOpts()
+		switch {
+		case c.p.Certify && c.opts.TimeLimit == 0:
+			opts.TimeLimit = 0 // asked for: as long as it takes
+		case !c.p.Certify:
+			// Not asked for: a share of the solve it confirms (and minCutoffTime).
+			opts.TimeLimit = min(opts.TimeLimit, max(time.Duration(cutoffShare*float64(c.firstTime)), minCutoffTime))
+		}
+		var err error
+		if l2, err = c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts); err != nil {
+			return backends.Result{}, err
+		}
+		sense := float64(c.m.Sense())
+		switch {
+		case l2.res.Status == backends.Infeasible:
+			c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s infeasible", l2.who))
+			c.cert.Confirmed = true
+			return l.res, nil
+		case l2.verified && sense*(z-l2.res.Objective) > delta+RefuteTol*math.Max(1, math.Abs(z)):
+			// A verified point better than the claim by more than the gaps: the claim
+			// was wrong. The cutoff model's optimum is the original's, since the true
+			// optimum lies beyond the cutoff.
+			c.discredit(l)
+			c.notes = append(c.notes, fmt.Sprintf("%s claimed the optimum %g; %s found a verified point of %g", l.who, z, l2.who, l2.res.Objective))
+			c.steps = c.steps[:0]
+			if l2, err = c.finish(ctx, l2); err != nil {
+				return backends.Result{}, err
+			}
+			if l2.res.Status == backends.Optimal {
+				c.steps = append(c.steps, fmt.Sprintf("first claim refuted; optimum from the cutoff solve on %s, point verified", l2.who))
+				return l2.res, nil
+			}
+			r := l2.res
+			r.Status = backends.Other
+			c.steps = append(c.steps, "first claim refuted by a verified better point, no proof of optimality")
+			return r, nil
+		case l2.verified:
+			// Better only by what the feasibility tolerance allows: no refutation, no
+			// confirmation either.
+			c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s found a point within the feasibility tolerance of the claim (%.10g)", l2.who, l2.res.Objective))
+			return l.res, nil
+		}
+		inconclusive = append(inconclusive, fmt.Sprintf("%s: %s", l2.who, l2.res.Status))
 	}
-	if l2.verified {
-		// Better only by what the feasibility tolerance allows: no refutation, no
-		// confirmation either.
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s found a point within the feasibility tolerance of the claim (%.10g)", l2.who, l2.res.Objective))
+	if !c.p.Certify {
+		c.steps = append(c.steps, fmt.Sprintf("cutoff solve inconclusive (%s; each capped at %.3g s, a quarter of the first solve's time or %v: optimum not confirmed beyond the solver's proof)",
+			strings.Join(inconclusive, ", "), opts.TimeLimit.Seconds(), minCutoffTime))
 		return l.res, nil
 	}
 	c.steps = append(c.steps, fmt.Sprintf("cutoff solve on %s inconclusive (%s)", l2.who, l2.res.Status))
 	return l.res, nil
+}
+
+// finish lets the path whose verified point refuted a claim solve on to the end: it is
+// then no longer a confirmation but the solve, and gets what remains of the caller's
+// time limit (none means none) instead of a confirmation budget. The re-solve starts
+// from the refuting point. A look that ended with a proof, or whose run already had
+// the caller's whole limit, is returned as it is, and so is l when the re-solve ends
+// without a verified point.
+func (c *certifier) finish(ctx context.Context, l look) (look, error) {
+	if !l.verified || l.res.Status == backends.Optimal || l.limit == 0 || ctx.Err() != nil {
+		return l, nil
+	}
+	o := c.solveOpts()
+	if o.TimeLimit > 0 && l.limit >= o.TimeLimit {
+		return l, nil
+	}
+	start := l.model.Clone()
+	start.ClearStart()
+	for j, v := range l.res.Values {
+		start.SetStart(model.Var(j), v)
+	}
+	l2, err := c.solve(ctx, l.solver, l.presolve, start, PurposeSolve, o)
+	if err != nil {
+		return look{}, err
+	}
+	if !l2.verified {
+		return l, nil
+	}
+	return l2, nil
+}
+
+// solveOpts returns the options of a solve that replaces a refuted claim: the
+// caller's, with what remains of the caller's time limit, and no limit when the
+// caller set none.
+func (c *certifier) solveOpts() backends.Options {
+	o := c.opts
+	if o.TimeLimit > 0 {
+		o.TimeLimit = max(o.TimeLimit-time.Since(c.begin), time.Millisecond)
+	}
+	return o
 }
 
 // infeasible confirms an infeasibility claim about m by another path. When m's LP
@@ -442,6 +618,9 @@ func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends
 	case refuted:
 		c.discredit(l)
 		c.notes = append(c.notes, fmt.Sprintf("%s claimed infeasibility; %s found a verified point", l.who, l2.who))
+		if l2, err = c.finish(ctx, l2); err != nil {
+			return backends.Result{}, err
+		}
 		return c.certify(ctx, l2, depth+1)
 	}
 	return unconfirmed(l2.res, fmt.Sprintf("infeasibility claimed by %s, not confirmed (%s: %s)", l.who, l2.who, l2.res.Status)), nil
@@ -473,7 +652,7 @@ func (c *certifier) confirmInfeasible(ctx context.Context, l look, depth int) (v
 		return confirmed, l, nil
 	}
 	last := l
-	for range 2 {
+	for look := range 2 {
 		var skip []backends.Solver
 		if last.who != l.who {
 			skip = append(skip, last.solver) // a further look at a backend that just gave up proves little
@@ -482,7 +661,14 @@ func (c *certifier) confirmInfeasible(ctx context.Context, l look, depth int) (v
 		if !ok {
 			break
 		}
-		next, err := c.solve(ctx, alt.s, alt.pre, l.model, purposeOf(l), c.confirmOpts())
+		o := c.confirmOpts()
+		if look == 0 && c.opts.TimeLimit > 0 {
+			// Under the caller's limit, the first look leaves half of what remains to
+			// the second: a backend that cannot decide (HiGHS 1.10 branching on, deaf
+			// to its limit) must not take the other path's chance to.
+			o.TimeLimit = max(o.TimeLimit/2, time.Millisecond)
+		}
+		next, err := c.solve(ctx, alt.s, alt.pre, l.model, purposeOf(l), o)
 		if err != nil {
 			return undecided, next, err
 		}
@@ -609,7 +795,8 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 	if !ok {
 		alt = path{l.solver, backends.PresolveOff}
 	}
-	l2, err := c.solve(ctx, alt.s, alt.pre, start, PurposeConfirm, c.confirmOpts())
+	// The claim is refuted: this solve is the solve, under the caller's limit.
+	l2, err := c.solve(ctx, alt.s, alt.pre, start, PurposeSolve, c.solveOpts())
 	if err != nil {
 		return backends.Result{}, err
 	}
@@ -695,7 +882,8 @@ func (c *certifier) confirmBelow() time.Duration {
 
 // confirmOpts returns the options of a confirmation solve: the caller's, without the
 // log, limited to what remains of the caller's time limit or, without one, to the
-// confirmation budget.
+// confirmation budget. A confirmation that refutes its claim solves on under
+// solveOpts (finish).
 func (c *certifier) confirmOpts() backends.Options {
 	o := c.opts
 	o.Log = nil

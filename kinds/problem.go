@@ -131,6 +131,16 @@ func FormulateModel(ctx context.Context, p Problem) (*solve.Formulated, error) {
 	return f, nil
 }
 
+// Planner is a Problem that tells the backend "auto" (package portfolio) which paths
+// prove it best.
+type Planner interface {
+	// AutoPaths returns the backends to run for this instance, strongest first:
+	// solve.Exact where the kind's exact algorithm scales to it, a MILP backend where
+	// the MILP may win. The first is run alone on one thread; with more threads the
+	// first two run concurrently and the first proof answers.
+	AutoPaths() []string
+}
+
 // Advisor is a Problem that can tell a user who got no proof from a backend which
 // other path proves such instances (a dedicated algorithm behind --backend exact).
 type Advisor interface {

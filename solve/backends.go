@@ -18,16 +18,20 @@ const (
 	// "heuristic:gss" runs the heuristic gss of a kinds.HeuristicProblem, "heuristic:*"
 	// all of them.
 	HeuristicPrefix = "heuristic:"
+	// Auto runs the strongest paths an instance's kind has (its exact algorithm, a
+	// MILP backend, or both concurrently) and answers with the first proof (package
+	// portfolio).
+	Auto = "auto"
 )
 
 // MILPBackends lists the MILP solver backends, default first (backends/registry).
 func MILPBackends() []string { return registry.Names() }
 
-// NewSolver returns the MILP backend called name. For Exact and heuristic names it
-// returns a nil Solver and no error: those run without a MILP solver. An unknown name
+// NewSolver returns the MILP backend called name. For Exact, Auto and heuristic names
+// it returns a nil Solver and no error: those run without a MILP solver. An unknown name
 // is bad input: a *domain.FieldError for the field "backend".
 func NewSolver(name string) (backends.Solver, error) {
-	if name == Exact || strings.HasPrefix(name, HeuristicPrefix) {
+	if name == Exact || name == Auto || strings.HasPrefix(name, HeuristicPrefix) {
 		return nil, nil
 	}
 	if !registry.Has(name) {
@@ -43,7 +47,7 @@ func NewSolver(name string) (backends.Solver, error) {
 // CheckBackend reports whether name is a backend NewSolver knows, as a FieldError
 // naming field when it is not.
 func CheckBackend(field, name string) error {
-	if name == Exact {
+	if name == Exact || name == Auto {
 		return nil
 	}
 	if h, ok := strings.CutPrefix(name, HeuristicPrefix); ok {
@@ -59,8 +63,8 @@ func CheckBackend(field, name string) error {
 }
 
 func unknownBackend(field, name string) error {
-	return domain.Errorf(field, "unknown backend %q (one of %s, %s, %s<name>)",
-		name, strings.Join(MILPBackends(), ", "), Exact, HeuristicPrefix)
+	return domain.Errorf(field, "unknown backend %q (one of %s, %s, %s, %s<name>)",
+		name, Auto, strings.Join(MILPBackends(), ", "), Exact, HeuristicPrefix)
 }
 
 // NewPolicy returns the certification policy for solves on the backend called name:

@@ -28,6 +28,10 @@ type Result struct {
 	// where it reports one (HiGHS on a MIP); null otherwise.
 	PrimalDualIntegral *float64 `json:"primal_dual_integral,omitempty"`
 
+	// Paths lists, for the backend "auto" (package portfolio), every path it ran and
+	// how each ended; Backend names the one whose answer this is. Empty otherwise.
+	Paths []PathRun `json:"paths,omitempty"`
+
 	// Values are the solver's column values when it returned a solution (not part of
 	// the JSON); a later solve of the same model structure can start from them.
 	Values []float64 `json:"-"`
@@ -85,3 +89,16 @@ type ExactCheck struct {
 
 // Ptr returns a pointer to a copy of v, for the result's optional numbers.
 func Ptr(v float64) *float64 { return &v }
+
+// PathRun is one path of an "auto" solve: a backend (a MILP backend or "exact") and
+// how it ended.
+type PathRun struct {
+	Backend   string   `json:"backend"`
+	Status    string   `json:"status"`              // its status, or "cancelled" when another path answered first
+	Objective *float64 `json:"objective,omitempty"` // its objective, when it has one
+	Seconds   float64  `json:"seconds"`
+	// Agree is set when the path ended with a definite status beside the answer's: true
+	// when the two statuses and objectives agree within the gaps (a cross-check).
+	Agree   *bool  `json:"agree,omitempty"`
+	Message string `json:"message,omitempty"`
+}

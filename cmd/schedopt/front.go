@@ -26,6 +26,9 @@ type FrontPoint struct {
 	Seconds float64  `json:"seconds"`
 	Sizes   []int    `json:"sizes,omitempty"`
 	Message string   `json:"message,omitempty"`
+	// Backend names the path that answered this point: the curve's backend, or for
+	// the backend auto the path it took ("exact" or a MILP backend).
+	Backend string `json:"backend,omitempty"`
 }
 
 // FrontResult is what `schedopt front --json` prints.
@@ -113,7 +116,7 @@ both when the name has no extension).`,
 				o := opts
 				o.TimeLimit = remaining(pctx, opts.TimeLimit)
 				res, err := within(pctx, func() (*solve.Result, error) {
-					return kinds.Run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
+					return f.run(pctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: o, NoCheck: true, Start: start, Policy: policy})
 				})
 				if err != nil && !errors.Is(err, errAbandoned) && pctx.Err() != nil && ctx.Err() == nil {
 					return &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: f.backend, Status: solve.StatusTimeLimit,
@@ -154,7 +157,7 @@ both when the name has no extension).`,
 			return nil
 		},
 	}
-	f.register(cmd.Flags(), true)
+	f.register(cmd.Flags(), true, solve.Auto)
 	fl := cmd.Flags()
 	fl.Float64Var(&from, "from", 0, "smallest deadline T [s] (default: the shortest schedule T*)")
 	fl.Float64Var(&to, "to", 0, "largest deadline T [s] (default: 2·T*)")
@@ -282,6 +285,7 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base k
 		} else {
 			pt.Status, pt.E, pt.Gap, pt.Message = res.Status, res.Objective, res.Gap, res.Message
 			pt.Seconds = res.Seconds.Build + res.Seconds.Solve
+			pt.Backend = res.Backend
 			if res.Values != nil {
 				start = res.Values
 			}

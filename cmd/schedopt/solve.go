@@ -15,6 +15,7 @@ import (
 	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
+	"github.com/schedopt/schedopt/portfolio"
 	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -32,15 +33,19 @@ type solveFlags struct {
 	certify   bool
 }
 
-func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
-	names := registry.Names()
+// register adds the shared flags; withExact offers the backend "exact" too, and def is
+// the default backend (solve.Auto for solve and front, the first MILP backend for
+// solve-mps, as the spec says).
+func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool, def string) {
+	names := append([]string{solve.Auto}, registry.Names()...)
 	if withExact {
 		names = append(names, solve.Exact)
 	}
-	fs.StringVar(&f.backend, "backend", registry.Names()[0], "solver backend: "+strings.Join(names, "|"))
+	fs.StringVar(&f.backend, "backend", def, "solver backend: "+strings.Join(names, "|")+
+		" (auto: the strongest paths the instance has, concurrently with --threads >= 2; the result's backend names the one that proved it)")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "solver time limit, e.g. 60s or 5m (0: none)")
 	fs.Float64Var(&f.gap, "gap", backends.DefaultRelGap, "relative MIP gap; the solve stops when proven within it")
-	fs.IntVar(&f.threads, "threads", 0, "solver threads (0: the solver's choice)")
+	fs.IntVar(&f.threads, "threads", 0, "solver threads (0: the solver's choice; for auto, all cores)")
 	fs.BoolVar(&f.json, "json", false, "print the result as one JSON object on stdout")
 	fs.BoolVar(&f.log, "log", false, "show the solver's log on stderr")
 	fs.BoolVar(&f.certify, "certify", false, "confirm every optimum with a second backend (a cutoff solve that must be infeasible), however long it takes")
@@ -49,6 +54,15 @@ func (f *solveFlags) register(fs *pflag.FlagSet, withExact bool) {
 // policy returns the certification policy of the flags' backend (docs/certification.md).
 func (f *solveFlags) policy() (certify.Policy, error) {
 	return solve.NewPolicy(f.backend, f.certify)
+}
+
+// run solves p as req says, through the portfolio (package portfolio) when the
+// backend is solve.Auto.
+func (f *solveFlags) run(ctx context.Context, p kinds.Problem, req kinds.RunRequest) (*solve.Result, error) {
+	if req.Backend == solve.Auto {
+		return portfolio.Run(ctx, p, portfolio.Request{Options: req.Options, NoCheck: req.NoCheck, Certify: f.certify, Start: req.Start})
+	}
+	return kinds.Run(ctx, p, req)
 }
 
 // options checks the flags and returns the backend options.
@@ -87,7 +101,13 @@ func newSolveCmd(e *env) *cobra.Command {
 		Long: `solve loads an instance (any kind of the spec), builds its MILP, solves it with the
 chosen backend (or the exact combinatorial algorithm with --backend exact), decodes the
 schedule, re-evaluates it with the kind's independent evaluator and, unless --no-check,
-cross-checks the objective with the exact oracle where one exists. Without an
+cross-checks the objective with the exact oracle where one exists.
+
+The default backend, auto, takes the strongest path the kind has: its exact algorithm
+where one scales (the dlt-multi sequence branch-and-bound, the workload DPs), the MILP
+elsewhere; with --threads 2 or more (0: all cores) both run concurrently and the first
+proof answers. The result's "backend" names the path that answered, and "paths" how
+each one ended. Without an
 instance argument, or with "-", the instance is read from standard input.
 
 The status is "optimal" only when the solver proved optimality within --gap; "feasible"
@@ -148,7 +168,7 @@ status, infeasible included.`,
 			}
 			opts.TimeLimit = remaining(ctx, opts.TimeLimit)
 			res, err := within(ctx, func() (*solve.Result, error) {
-				return kinds.Run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
+				return f.run(ctx, p, kinds.RunRequest{Backend: f.backend, Solver: solver, Options: opts, NoCheck: f.noCheck, Policy: policy})
 			})
 			if err != nil && ctx.Err() != nil {
 				// The deadline or a signal stopped a phase outside the solver (the build,
@@ -185,7 +205,7 @@ status, infeasible included.`,
 				writeSummary(e.stdout, res)
 			}
 			if a, ok := p.(kinds.Advisor); ok && sigCtx.Err() == nil {
-				if advice := a.Advice(f.backend, res); advice != "" {
+				if advice := a.Advice(res.Backend, res); advice != "" {
 					fmt.Fprintln(e.stderr, "note:", advice)
 				}
 			}
@@ -198,7 +218,7 @@ status, infeasible included.`,
 			return statusExit(res, sigCtx)
 		},
 	}
-	f.register(cmd.Flags(), true)
+	f.register(cmd.Flags(), true, solve.Auto)
 	cmd.Flags().BoolVar(&f.noCheck, "no-check", false, "skip the cross-check with the exact oracle (the evaluator always runs)")
 	cmd.Flags().StringVar(&plotPath, "plot", "", "also plot the result to FILE (.svg or .png): a Gantt chart for dlt-multi, the front for workload pareto")
 	return cmd

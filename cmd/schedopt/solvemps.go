@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,8 +10,10 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/portfolio"
 	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/cobra"
 )
@@ -26,10 +29,13 @@ func newSolveMPSCmd(e *env) *cobra.Command {
 		Aliases: []string{"solve-lp"},
 		Short:   "Solve a MILP given as an MPS (free or fixed) or CPLEX LP file",
 		Long: `solve-mps (alias solve-lp) reads a free- or fixed-format MPS file, or a CPLEX LP file
-(FILE.lp, or any file under the name solve-lp), solves it with HiGHS, lp_solve or CBC and verifies
-the solution against the model independently of the solver (bounds, rows, integrality and
-the objective are recomputed). The result has kind "mps"; its solution maps column names
-to values.
+(FILE.lp, or any file under the name solve-lp), solves it with HiGHS (the default), lp_solve or
+CBC and verifies the solution against the model independently of the solver (bounds, rows,
+integrality and the objective are recomputed). The result has kind "mps"; its solution maps
+column names to values. --backend auto races HiGHS against CBC when --threads is 2 or more
+(0: all cores) and answers with the first proof; with one thread it is HiGHS.
+--time-limit covers the whole command: it ends within a second of the limit, whatever
+the solver does.
 
 The reader follows the dialects other solvers read (docs/spec.md, "Reading MPS files"):
 |v| >= 1e20 in RHS and BOUNDS is infinite, Fortran exponents (1.5D3), OBJSENSE and
@@ -49,6 +55,7 @@ missing file is bad
 input: exit status 2 with one line naming the file, the line, and the reason.`,
 		Example: `  schedopt solve-mps model.mps
   schedopt solve-mps model.mps --backend lpsolve --time-limit 30s --json
+  schedopt solve-mps model.mps --backend auto --threads 2
   schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps
   schedopt export instances/workload-small.json --format lp -o w.lp && schedopt solve-lp w.lp`,
 		Args: argsOf(cobra.ExactArgs(1)),
@@ -58,6 +65,11 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 				return err
 			}
 			path := args[0]
+			// --time-limit covers the whole command, as for solve: reading, solving,
+			// certifying. A solver that overruns it is abandoned (within).
+			sigCtx := cmd.Context()
+			ctx, cancel := wallClock(sigCtx, f.timeLimit)
+			defer cancel()
 			sc, err := model.ParseSCReading(scReading)
 			if err != nil {
 				return usagef("--sc-in-integer: %q: want semi-continuous (HiGHS's reading) or semi-integer (lp_solve's)", scReading)
@@ -76,13 +88,25 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 			if err != nil {
 				return err
 			}
-			res, err := solve.Bare(cmd.Context(), KindMPS, mpsName(path, m), m, solve.Request{Backend: f.backend, Solver: solver, Options: opts, Policy: policy})
+			opts.TimeLimit = remaining(ctx, opts.TimeLimit)
+			name := mpsName(path, m)
+			res, err := within(ctx, func() (*solve.Result, error) {
+				if f.backend == solve.Auto {
+					return portfolio.RunModel(ctx, KindMPS, name, m, portfolio.Request{Options: opts, Certify: f.certify})
+				}
+				return solve.Bare(ctx, KindMPS, name, m, solve.Request{Backend: f.backend, Solver: solver, Options: opts, Policy: policy})
+			})
+			if errors.Is(err, errAbandoned) {
+				res, err = &solve.Result{Kind: KindMPS, Name: name, Backend: f.backend, Status: solve.StatusTimeLimit,
+					Model: solve.Stats(m), Message: "the solver did not stop at the time limit and was abandoned"}, nil
+			}
 			if err != nil {
-				if f.json {
+				if f.json && res != nil {
 					writeJSON(e.stdout, res)
 				}
 				return fmt.Errorf("%s: %w", path, err)
 			}
+			stoppedStatus(res, sigCtx, ctx)
 			res.Seconds.Build = build
 			if f.json {
 				if err := writeJSON(e.stdout, res); err != nil {
@@ -91,10 +115,10 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 			} else {
 				writeSummary(e.stdout, res)
 			}
-			return statusExit(res, cmd.Context())
+			return statusExit(res, sigCtx)
 		},
 	}
-	f.register(cmd.Flags(), false)
+	f.register(cmd.Flags(), false, registry.Names()[0])
 	cmd.Flags().StringVar(&scReading, "sc-in-integer", model.SCSemiContinuous.String(),
 		"reading of an SC bound inside integer markers: semi-continuous (HiGHS) or semi-integer (lp_solve)")
 	return cmd

@@ -19,12 +19,23 @@ import (
 // minimum energy under its deadline (fixed length or not) without an energy limit.
 func SequenceBBApplies(in *dm.Instance) bool { return dltbb.Applies(in) }
 
+// AutoPaths is the plan of the backend "auto" (kinds.Planner): the sequence
+// branch-and-bound ahead of the MILP where it applies to an instance too large for the
+// enumeration (it proves Table 6.1 within 0.2 % in under a minute, where HiGHS stays
+// at 3.6 % after 120 s), and the MILP, cross-checked by the enumeration, otherwise.
+func (p *Problem) AutoPaths() []string {
+	if SequenceBBApplies(p.Inst) && !enumerable(p.Inst) {
+		return []string{solve.Exact, solve.MILPBackends()[0]}
+	}
+	return []string{solve.MILPBackends()[0]}
+}
+
 // Advice points a MILP solve that ended without a proof to the sequence
 // branch-and-bound, which proves Table 6.1 to 0.2 % in under a minute where HiGHS
 // stays at 3.6 % after 120 s (min-time) and at 3-31 % (min-energy at fixed T = 432 to
 // 1000 s), see docs/reproduction/dltmulti.md.
 func (p *Problem) Advice(backend string, res *solve.Result) string {
-	if backend == solve.Exact || !SequenceBBApplies(p.Inst) || enumerable(p.Inst) {
+	if backend == solve.Exact || backend == solve.Auto || !SequenceBBApplies(p.Inst) || enumerable(p.Inst) {
 		return ""
 	}
 	if res == nil || (res.Status != solve.StatusFeasible && res.Status != solve.StatusTimeLimit) {

@@ -163,6 +163,13 @@ func (s polisher) Solve(ctx context.Context, m *model.Model, opts backends.Optio
 	return r, err
 }
 
+// AutoPaths is the plan of the backend "auto" (kinds.Planner): the exact algorithms
+// (the DPs and HPOPTA for single objectives, the exact front algorithms for fronts),
+// which answer in milliseconds where the MILP may take minutes, ahead of the MILP.
+func (p *Problem) AutoPaths() []string {
+	return []string{solve.Exact, solve.MILPBackends()[0]}
+}
+
 // Solve solves the instance. Single objectives go through kinds.SolveOne followed by
 // the lexicographic stages (fewest active processors last); fronts run the exact
 // time-threshold ε-constraint loop on the MILP backend, or the selected exact
