@@ -31,7 +31,7 @@ run: build
 	@rm -f $(OUT)/default.jsonl
 	$(BIN) bench $(SPEC) --time-scale $(SCALE) -o $(OUT)/default.jsonl --report $(OUT)
 	@bash scripts/figures.sh $(BIN) $(OUT)
-	@echo "report: $(OUT)/report.md  (CSV: $(OUT)/report.csv, plots: $(OUT)/*.png, $(OUT)/*.svg)"
+	@echo "report: $(OUT)/report.html, $(OUT)/report.md  (CSV: $(OUT)/report.csv, plots: $(OUT)/*.png, $(OUT)/*.svg)"
 
 vet: setup
 	$(GO) vet ./...

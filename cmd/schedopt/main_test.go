@@ -297,7 +297,7 @@ func TestBenchRunsMergesAndReports(t *testing.T) {
 	if len(lines) != 9 { // 3 instances × 3 backends
 		t.Errorf("%d result lines, want 9", len(lines))
 	}
-	for _, f := range []string{"report.md", "report.csv"} {
+	for _, f := range []string{"report.md", "report.csv", "report.html"} {
 		if _, err := os.Stat(filepath.Join(dir, "rep", f)); err != nil {
 			t.Errorf("report file %s: %v", f, err)
 		}
