@@ -41,7 +41,7 @@ func newBenchRunCmd(e *env, use string) *cobra.Command {
 		Use:   use,
 		Short: "Run a sweep of instances × backends × time limits × gaps",
 		Long: `bench runs the sweep a spec describes (see docs/bench.md and bench/specs/): every
-combination of instance, backend (highs, lpsolve, exact, heuristic:NAME or heuristic:*),
+combination of instance, backend (highs, lpsolve, cbc, exact, heuristic:NAME or heuristic:*),
 time limit, gap and repetition is one job. Jobs run on a pool of workers, one per core,
 with a live progress bar on stderr (plain progress lines when stderr is not a terminal).
 
