@@ -190,7 +190,9 @@ func newBenchMergeCmd(e *env) *cobra.Command {
 		Long: `merge joins results files (for example the shards of one sweep) into one, with one
 record per job, sorted by job key. When a job appears twice, the record that did not fail
 is kept.`,
-		Example: `  schedopt bench merge -o out/all.jsonl out/spec.shard-1-of-2.jsonl out/spec.shard-2-of-2.jsonl`,
+		Example: `  schedopt bench bench/specs/default.json --shard 1/2
+  schedopt bench bench/specs/default.json --shard 2/2
+  schedopt bench merge -o out/all.jsonl out/default.shard-1-of-2.jsonl out/default.shard-2-of-2.jsonl`,
 		Args:    argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
@@ -247,8 +249,9 @@ func newBenchReportCmd(e *env) *cobra.Command {
   report.html one self-contained page (no network, no script) with the tables of
               report.md and every *.svg of DIR inline: open it in a browser
 It prints the per-backend table on stdout.`,
-		Example: `  schedopt bench report out/default.jsonl -o out/
-  schedopt bench report out/a.jsonl out/b.jsonl -o out/both --no-plots`,
+		Example: `  schedopt bench bench/specs/default.json
+  schedopt bench report out/default.jsonl -o out/
+  schedopt bench report out/default.shard-1-of-2.jsonl out/default.shard-2-of-2.jsonl -o out/both --no-plots`,
 		Args: argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var recs []*bench.Record

@@ -134,7 +134,13 @@ func (e *env) loadProblem(path string) (kinds.Problem, error) {
 // run executes the command line args and returns the exit status. Tests call it
 // in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{stdin: os.Stdin, stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
+	return runWithStdin(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// runWithStdin is run with its standard input given (the examples test pipes one
+// command into the next).
+func runWithStdin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetOut(stdout)
