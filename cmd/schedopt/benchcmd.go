@@ -193,7 +193,7 @@ is kept.`,
 		Example: `  schedopt bench bench/specs/default.json --shard 1/2
   schedopt bench bench/specs/default.json --shard 2/2
   schedopt bench merge -o out/all.jsonl out/default.shard-1-of-2.jsonl out/default.shard-2-of-2.jsonl`,
-		Args:    argsOf(cobra.MinimumNArgs(1)),
+		Args: argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("merge: -o OUT.jsonl is required")

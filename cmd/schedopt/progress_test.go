@@ -36,7 +36,7 @@ func TestProgressPrintsALineOnEveryTickWithoutATerminal(t *testing.T) {
 			for i := 0; i < c.ticks; i++ {
 				ticks <- time.Now() // unbuffered: received before the next send or Finish
 			}
-			p.Finish() // waits for the ticker's goroutine
+			p.Finish()                                                        // waits for the ticker's goroutine
 			lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:] // after "3 job(s) to run"
 			if len(lines) != len(c.want) {
 				t.Fatalf("%d progress lines, want %d:\n%s", len(lines), len(c.want), out.String())
