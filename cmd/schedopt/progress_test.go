@@ -36,8 +36,9 @@ func TestProgressPrintsALineOnEveryTickWithoutATerminal(t *testing.T) {
 			for i := 0; i < c.ticks; i++ {
 				ticks <- time.Now() // unbuffered: received before the next send or Finish
 			}
-			p.Finish()                                                        // waits for the ticker's goroutine
-			lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:] // after "3 job(s) to run"
+			// Finish waits for the ticker's goroutine; the first line is "3 job(s) to run".
+			p.Finish()
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")[1:]
 			if len(lines) != len(c.want) {
 				t.Fatalf("%d progress lines, want %d:\n%s", len(lines), len(c.want), out.String())
 			}
