@@ -95,6 +95,10 @@ type Result struct {
 	RowDuals []float64
 	Solver   string // solver name and version, e.g. "HiGHS 1.10.0"
 	Message  string // the solver's own status text, for humans
+	// PrimalDualIntegral is the solver's primal-dual integral of a MIP solve (the
+	// integral over time of the primal-dual gap, as HiGHS reports it in its info
+	// primal_dual_integral); nil when the backend reports none.
+	PrimalDualIntegral *float64
 }
 
 // Solver is a MILP backend. Solve must be safe to call from several goroutines at

@@ -11,9 +11,12 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/benchfile"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/model"
+	"github.com/schedopt/schedopt/solu"
 	"github.com/schedopt/schedopt/solve"
 	"github.com/spf13/pflag"
 )
@@ -38,7 +41,16 @@ type Instance struct {
 	// Integers is the number of integer variables of its model (-1 when unknown).
 	Integers   int
 	Heuristics []string
+	// Format is benchfile.FormatMPS or FormatLP for an instance read from a model
+	// file (its Kind is the same), "" for an instance of a kind.
+	Format string
+	// Maximize is the objective sense of a model file.
+	Maximize bool
 }
+
+// IsModelFile reports whether the instance is a model file (MPS or LP) rather than
+// an instance of a kind.
+func (in *Instance) IsModelFile() bool { return in.Format != "" }
 
 // Size is the size of an instance as reports and plots use it: m machines or
 // processors, n messages, tasks or portions (0 when the kind has none).
@@ -56,6 +68,9 @@ type Job struct {
 	Gap       float64 // relative gap; MILP backends, and exact when its entry lists gaps
 	HasGap    bool
 	Rep       int
+	// Permutation numbers the row and column permutation of a model-file job (0: the
+	// file as written; see Spec.Permutations).
+	Permutation int
 }
 
 // Plan is an expanded sweep: every job in a deterministic order.
@@ -63,6 +78,8 @@ type Plan struct {
 	Spec      *Spec
 	Instances []*Instance
 	Jobs      []Job
+	// Solu holds the spec's .solu file (nil without one).
+	Solu *solu.File
 
 	load func([]byte, string) (kinds.Problem, error)
 }
@@ -114,6 +131,17 @@ func newPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 		dir = filepath.Dir(o.SpecFile)
 	}
 	plan := &Plan{Spec: spec, load: o.Load}
+	if spec.Solu != "" {
+		path := spec.Solu
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(dir, path)
+		}
+		f, err := solu.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		plan.Solu = f
+	}
 	seen := map[string]bool{}
 	for i, is := range spec.Instances {
 		field := fmt.Sprintf("instances[%d]", i)
@@ -122,7 +150,7 @@ func newPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 		if is.Gen != "" {
 			got, err = expandGen(field, is, o)
 		} else {
-			got, err = expandFiles(field, dir, is.Files, o)
+			got, err = expandFiles(field, dir, is.Files, spec.ReadOptions(), o)
 		}
 		if err != nil {
 			return nil, err
@@ -140,7 +168,10 @@ func newPlan(spec *Spec, o PlanOptions) (*Plan, error) {
 	return plan, nil
 }
 
-func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instance, error) {
+// expandFiles resolves the paths, globs and directories of an instance entry. A
+// model file (benchfile.IsModelFile) is read and checked now; anything else is an
+// instance JSON loaded with o.Load. A directory stands for the model files in it.
+func expandFiles(field, dir string, patterns []string, ro benchfile.Options, o PlanOptions) ([]*Instance, error) {
 	var out []*Instance
 	for j, pat := range patterns {
 		f := fmt.Sprintf("%s.files[%d]", field, j)
@@ -159,13 +190,33 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 			}
 			files = m
 		} else {
-			if _, err := os.Stat(full); err != nil {
+			st, err := os.Stat(full)
+			if err != nil {
 				return nil, domain.Errorf(f, "instance %s: %s", full, kinds.ReadReason(err))
 			}
-			files = []string{full}
+			if st.IsDir() {
+				m, err := benchfile.ModelFiles(full)
+				if err != nil {
+					return nil, domain.Errorf(f, "directory %s: %v", full, err)
+				}
+				if len(m) == 0 {
+					return nil, domain.Errorf(f, "directory %s holds no .mps, .mps.gz, .lp or .lp.gz file", full)
+				}
+				files = m
+			} else {
+				files = []string{full}
+			}
 		}
 		sort.Strings(files)
 		for _, file := range files {
+			if benchfile.IsModelFile(file) {
+				in, err := describeModelFile(filepath.Clean(file), ro)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, in)
+				continue
+			}
 			data, err := os.ReadFile(file)
 			if err != nil {
 				return nil, domain.Errorf(f, "instance %s: %s", file, kinds.ReadReason(err))
@@ -179,6 +230,21 @@ func expandFiles(field, dir string, patterns []string, o PlanOptions) ([]*Instan
 		}
 	}
 	return out, nil
+}
+
+// describeModelFile reads a model file once, to check it before any job runs and to
+// learn its sense and number of integer variables. A file that does not read is a
+// *domain.FieldError naming the file and line.
+func describeModelFile(path string, ro benchfile.Options) (*Instance, error) {
+	m, err := benchfile.Read(path, ro)
+	if err != nil {
+		return nil, err
+	}
+	format := benchfile.Format(path)
+	return &Instance{
+		ID: path, File: path, Kind: format, Format: format, Name: benchfile.Name(path),
+		Integers: m.NumIntegers(), Maximize: m.Sense() == model.Maximize,
+	}, nil
 }
 
 func expandGen(field string, is InstanceSpec, o PlanOptions) ([]*Instance, error) {
@@ -395,6 +461,16 @@ func (p *Plan) expandJobs(scale float64) error {
 			if len(b.Kinds) > 0 && !slices.Contains(b.Kinds, in.Kind) {
 				continue
 			}
+			if in.IsModelFile() && !milp {
+				continue // exact algorithms and heuristics belong to kinds
+			}
+			if IsCmdBackend(b.Name) && !in.IsModelFile() {
+				continue // command-line solvers read model files only
+			}
+			perms := 1
+			if in.IsModelFile() {
+				perms += spec.Permutations
+			}
 			names := []string{b.Name}
 			if h, ok := strings.CutPrefix(b.Name, solve.HeuristicPrefix); ok {
 				if h == "*" {
@@ -430,10 +506,12 @@ func (p *Plan) expandJobs(scale float64) error {
 						gl = gaps[:1]
 					}
 					for _, g := range gl {
-						for r := 0; r < reps; r++ {
-							j := Job{Instance: in, Backend: name, TimeLimit: limit, Gap: g, HasGap: hasGap, Rep: r}
-							j.Key = jobKey(j)
-							p.Jobs = append(p.Jobs, j)
+						for perm := 0; perm < perms; perm++ {
+							for r := 0; r < reps; r++ {
+								j := Job{Instance: in, Backend: name, TimeLimit: limit, Gap: g, HasGap: hasGap, Rep: r, Permutation: perm}
+								j.Key = jobKey(j)
+								p.Jobs = append(p.Jobs, j)
+							}
 						}
 					}
 				}
@@ -473,11 +551,17 @@ func (p *Plan) integers(in *Instance) (int, error) {
 	return in.Integers, nil
 }
 
-// jobKey is the stable identity of a job.
+// jobKey is the stable identity of a job. Model-file jobs end in "|perm=k", so
+// that the permutations of one instance are distinct jobs for resume, shards and
+// merge.
 func jobKey(j Job) string {
 	k := fmt.Sprintf("%s|%s|tl=%s", j.Instance.ID, j.Backend, j.TimeLimit)
 	if j.HasGap {
 		k += fmt.Sprintf("|gap=%g", j.Gap)
 	}
-	return k + fmt.Sprintf("|rep=%d", j.Rep)
+	k += fmt.Sprintf("|rep=%d", j.Rep)
+	if j.Instance.IsModelFile() {
+		k += fmt.Sprintf("|perm=%d", j.Permutation)
+	}
+	return k
 }

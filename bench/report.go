@@ -34,6 +34,10 @@ type Report struct {
 	// Failures are the jobs that failed or crashed.
 	Failures []*Record
 	Records  int
+	// Files is the benchmark-set section of the records on model files (MPS, LP):
+	// .solu verdicts, the field's statistics and profiles, variability; nil when no
+	// record is on a model file.
+	Files *FileReport
 	// ByKind holds the per-backend numbers of each instance kind, when the records
 	// span several kinds.
 	ByKind []KindGroups
@@ -117,9 +121,23 @@ type QualityStats struct {
 	Q1Sec, Q3Sec   float64
 }
 
-// BuildReport computes the report of recs.
-func BuildReport(recs []*Record) *Report {
+// ReportOptions tune a report.
+type ReportOptions struct {
+	// FileShift is the shift, in seconds, of the shifted geometric means of the
+	// file-set section (default DefaultFileSGMShift).
+	FileShift float64
+}
+
+// BuildReport computes the report of recs with the default options.
+func BuildReport(recs []*Record) *Report { return BuildReportWith(recs, ReportOptions{}) }
+
+// BuildReportWith computes the report of recs.
+func BuildReportWith(recs []*Record, o ReportOptions) *Report {
 	rep := &Report{Records: len(recs)}
+	if o.FileShift <= 0 {
+		o.FileShift = DefaultFileSGMShift
+	}
+	rep.Files = buildFileReport(recs, o.FileShift)
 	label := groupLabels(recs)
 	groups := map[string]*GroupStats{}
 	times := map[string][]float64{}
@@ -322,6 +340,17 @@ type claim struct {
 	gap      float64 // requested relative gap (0 for exact algorithms)
 	oracle   bool
 	front    []frontPoint // the Pareto front of a front-valued solution (workload pareto)
+	// neg marks a maximisation, whose obj and bound are held negated so that the
+	// comparisons minimise; num shows them as reported.
+	neg bool
+}
+
+// num formats a value of c (obj or bound) as the result reported it.
+func (c claim) num(x float64) string {
+	if c.neg {
+		x = -x
+	}
+	return fmtNum(x)
 }
 
 // frontPoint is one point of a front-valued solution.
@@ -366,6 +395,10 @@ func claimOf(r *Record, label string) (claim, bool) {
 	}
 	if r.Result.Bound != nil {
 		c.bound, c.hasBound = *r.Result.Bound, true
+	}
+	if r.Sense == "max" {
+		// The comparison below minimises: a maximisation is compared negated.
+		c.obj, c.bound, c.neg = -c.obj, -c.bound, true
 	}
 	if r.RelGap != nil {
 		c.gap = *r.RelGap
@@ -426,7 +459,7 @@ func (c claim) value() string {
 	case c.status == solve.StatusInfeasible || c.status == solve.StatusUnbounded:
 		return c.status
 	case c.hasObj:
-		return fmt.Sprintf("%s %s", c.status, fmtNum(c.obj))
+		return fmt.Sprintf("%s %s", c.status, c.num(c.obj))
 	}
 	return c.status
 }
@@ -469,10 +502,14 @@ func conflict(a, b claim) string {
 	for _, p := range [][2]claim{{a, b}, {b, a}} {
 		lb, sol := p[0], p[1]
 		if lb.hasBound && sol.obj < lb.bound-tol {
-			return fmt.Sprintf("%s's solution %s is below %s's proven bound %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.bound))
+			side := "below"
+			if sol.neg {
+				side = "above"
+			}
+			return fmt.Sprintf("%s's solution %s is %s %s's proven bound %s", sol.label, sol.num(sol.obj), side, lb.label, lb.num(lb.bound))
 		}
 		if lb.status == solve.StatusOptimal && !lb.hasBound && sol.obj < lb.obj-tol {
-			return fmt.Sprintf("%s's solution %s beats %s's proven optimum %s", sol.label, fmtNum(sol.obj), lb.label, fmtNum(lb.obj))
+			return fmt.Sprintf("%s's solution %s beats %s's proven optimum %s", sol.label, sol.num(sol.obj), lb.label, lb.num(lb.obj))
 		}
 	}
 	return ""
@@ -616,6 +653,9 @@ func Quality(recs []*Record, label func(*Record) string) []*QualityStats {
 
 // usable returns a record's objective when it has a solution the evaluator accepted.
 func usable(r *Record) (float64, bool) {
+	if r.IsModelFile() {
+		return 0, false // any sign and either sense: the file-set report judges them
+	}
 	if r.Status != solve.StatusOptimal && r.Status != solve.StatusFeasible {
 		return 0, false
 	}
@@ -705,6 +745,9 @@ func (rep *Report) WriteSummary(w io.Writer) error {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d disagreement(s), %d failed job(s)\n", len(rep.Disagreements), len(rep.Failures))
+	if rep.Files != nil {
+		rep.Files.writeSummary(&b)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -781,6 +824,9 @@ func (rep *Report) WriteMarkdown(w io.Writer, title string) error {
 				fmtSig(q.MedianSeconds))
 		}
 	}
+	if rep.Files != nil {
+		rep.Files.writeMarkdown(&b)
+	}
 	fmt.Fprintf(&b, "\n## Failed jobs (%d)\n\n", len(rep.Failures))
 	if len(rep.Failures) == 0 {
 		b.WriteString("None.\n")
@@ -845,6 +891,9 @@ func (rep *Report) WriteCSV(w io.Writer) error {
 	for _, q := range rep.Quality {
 		put(q.Label, itoa(q.Count), csvNum(q.Min), csvNum(q.Q1), csvNum(q.Median), csvNum(q.Q3), csvNum(q.Max),
 			csvNum(q.Mean), csvNum(q.MedianSeconds))
+	}
+	if rep.Files != nil {
+		rep.Files.writeCSV(put)
 	}
 	cw.Flush()
 	return cw.Error()

@@ -10,9 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/schedopt/schedopt/benchfile"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
+	"github.com/schedopt/schedopt/model"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -43,6 +45,45 @@ type Spec struct {
 	// solve that must be infeasible), as `solve --certify` does; the default policy
 	// of docs/certification.md applies either way.
 	Certify bool `json:"certify"`
+
+	// Solu names a solution-value file in the MIPLIB format (package solu), relative
+	// to the spec file: every result on a model file (MPS or LP) gets a verdict
+	// against it.
+	Solu string `json:"solu,omitempty"`
+	// Permutations runs every model-file instance this many more times, each with a
+	// seeded random permutation of its rows and columns (package modelperm), the same
+	// for every backend: the performance variability of Lodi and Tramontani (2013).
+	Permutations int `json:"permutations,omitempty"`
+	// SGMShift is the shift, in seconds, of the shifted geometric means of the
+	// file-set report (default DefaultFileSGMShift, as in Mittelmann's benchmarks).
+	SGMShift *float64 `json:"sgm_shift,omitempty"`
+	// SCInInteger is the reading of an SC bound inside integer markers of MPS files:
+	// "semi-continuous" (HiGHS's reader, the default) or "semi-integer" (lp_solve's).
+	SCInInteger string `json:"sc_in_integer,omitempty"`
+}
+
+// DefaultFileSGMShift is the shift, in seconds, of the shifted geometric means of
+// time in the report of a file set: 10 s, the convention of H. Mittelmann's
+// benchmarks and of the SCIP and MIPLIB check scripts.
+const DefaultFileSGMShift = 10.0
+
+// FileSGMShift returns the spec's shift of the file-set report (DefaultFileSGMShift
+// when the spec sets none).
+func (s *Spec) FileSGMShift() float64 {
+	if s == nil || s.SGMShift == nil {
+		return DefaultFileSGMShift
+	}
+	return *s.SGMShift
+}
+
+// ReadOptions returns how the spec's model files are read (an unset or malformed
+// sc_in_integer reads as HiGHS; check refuses a malformed one).
+func (s *Spec) ReadOptions() benchfile.Options {
+	r, err := model.ParseSCReading(s.SCInInteger)
+	if err != nil {
+		r = model.SCSemiContinuous
+	}
+	return benchfile.Options{SCInInteger: r}
 }
 
 // InstanceSpec names instances: either files (paths or globs, relative to the spec
@@ -268,7 +309,7 @@ func (s *Spec) check() error {
 	}
 	for i, b := range s.Backends {
 		f := fmt.Sprintf("backends[%d]", i)
-		if err := solve.CheckBackend(f, b.Name); err != nil {
+		if err := checkBackend(f, b.Name); err != nil {
 			return err
 		}
 		if err := checkDurations(f+".time_limits", b.TimeLimits); err != nil {
@@ -286,7 +327,7 @@ func (s *Spec) check() error {
 			return domain.Errorf(f+".max_m", "must be >= 0")
 		}
 		for j, k := range b.Kinds {
-			if kinds := builtin.Registry().Names(); !slices.Contains(kinds, k) {
+			if kinds := append(builtin.Registry().Names(), benchfile.FormatMPS, benchfile.FormatLP); !slices.Contains(kinds, k) {
 				return domain.Errorf(fmt.Sprintf("%s.kinds[%d]", f, j), "unknown kind %q (one of %s)", k, strings.Join(kinds, ", "))
 			}
 		}
@@ -304,6 +345,17 @@ func (s *Spec) check() error {
 	}
 	if s.Threads < 0 {
 		return domain.Errorf("threads", "must be >= 0")
+	}
+	if s.Permutations < 0 {
+		return domain.Errorf("permutations", "must be >= 0")
+	}
+	if s.SGMShift != nil && !(*s.SGMShift >= 0) {
+		return domain.Errorf("sgm_shift", "must be >= 0 seconds, got %g", *s.SGMShift)
+	}
+	if s.SCInInteger != "" {
+		if _, err := model.ParseSCReading(s.SCInInteger); err != nil {
+			return domain.Errorf("sc_in_integer", "%q: want \"semi-continuous\" (HiGHS's reading) or \"semi-integer\" (lp_solve's)", s.SCInInteger)
+		}
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/benchfile"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/solve"
@@ -51,6 +52,25 @@ type Record struct {
 	Host      string        `json:"host,omitempty"`
 	Done      string        `json:"finished"` // RFC 3339 UTC
 	Result    *solve.Result `json:"result,omitempty"`
+
+	// Permutation numbers the row and column permutation of a model-file job (0: the
+	// file as written).
+	Permutation int `json:"permutation"`
+	// Sense is "min" or "max" for a model file, whose objective may maximise.
+	Sense string `json:"sense,omitempty"`
+	// Solu is the verdict of a model-file result against the spec's .solu file.
+	Solu *SoluCheck `json:"solu,omitempty"`
+	// PeakRSS is the job's peak resident memory in bytes, when the runner measured
+	// it; Memory says how.
+	PeakRSS *int64 `json:"peak_rss_bytes,omitempty"`
+	Memory  string `json:"memory,omitempty"`
+	// PointCheck is the check of the reported point against the file's coefficients.
+	PointCheck *PointCheck `json:"point_check,omitempty"`
+}
+
+// IsModelFile reports whether the record is a job on a model file (MPS or LP).
+func (r *Record) IsModelFile() bool {
+	return r.Kind == benchfile.FormatMPS || r.Kind == benchfile.FormatLP
 }
 
 // StatusUnsupported marks an "exact" job on an instance without an exact algorithm.
@@ -139,6 +159,11 @@ type SweepOptions struct {
 	OnDone func(rec *Record)
 	// Host is written into each record (optional).
 	Host string
+	// FileRunner runs the jobs on model files (default InProcess).
+	FileRunner FileRunner
+	// CheckPoint, when set, checks every point reported for a model file against the
+	// file's coefficients.
+	CheckPoint PointChecker
 	// Overrun is how long a job with a time limit may run past it before its context
 	// is cancelled (default: max(10 s, half the limit)). A job whose solver still has
 	// not returned GiveUpGrace after that is recorded as abandoned (status time_limit)
@@ -213,7 +238,7 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 	// Resolve every solver before starting, so an unknown backend fails first.
 	solvers := map[string]backends.Solver{}
 	for _, j := range todo {
-		if _, ok := solvers[j.Backend]; ok {
+		if _, ok := solvers[j.Backend]; ok || IsCmdBackend(j.Backend) {
 			continue
 		}
 		s, err := o.NewSolver(j.Backend)
@@ -237,7 +262,7 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				rec := runJob(ctx, j, solvers[j.Backend], plan.Spec, o)
+				rec := runJob(ctx, j, solvers[j.Backend], plan, o)
 				if ctx.Err() != nil {
 					continue // interrupted: leave it for the rerun
 				}
@@ -281,7 +306,8 @@ func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, er
 }
 
 // runJob runs one job and turns any failure, panics included, into a record.
-func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o SweepOptions) (rec *Record) {
+func runJob(ctx context.Context, j Job, solver backends.Solver, plan *Plan, o SweepOptions) (rec *Record) {
+	spec := plan.Spec
 	t0 := time.Now()
 	rec = &Record{
 		Key: j.Key, Instance: j.Instance.ID, Kind: j.Instance.Kind, Name: j.Instance.Name,
@@ -299,10 +325,17 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, spec *Spec, o Sw
 			rec.Crashed = true
 			rec.Error = fmt.Sprintf("panic: %v\n%s", v, firstLines(debug.Stack(), 12))
 			rec.Result = nil
+			if j.Instance.IsModelFile() {
+				rec.Solu = judge(plan, j, rec)
+			}
 		}
 		rec.Wall = time.Since(t0).Seconds()
 		rec.Done = time.Now().UTC().Format(time.RFC3339)
 	}()
+	if j.Instance.IsModelFile() {
+		runFileJob(ctx, j, spec, plan, o, rec)
+		return rec
+	}
 	p, err := o.Load(j.Instance.Data, j.Instance.Name)
 	if err != nil {
 		rec.Status, rec.Error = solve.StatusError, "load: "+err.Error()

@@ -88,6 +88,7 @@ type lpLexer struct {
 	sc     *bufio.Scanner
 	bufs   [2][]byte
 	cur    int // the buffer holding the current line
+	hold   int // the buffer holding the line of the last token returned: kept intact
 	line   []byte
 	pos    int
 	lineNo int
@@ -191,7 +192,10 @@ func (l *lpLexer) next() lpToken {
 			return lpToken{kind: lpEOF, line: l.lineNo}
 		}
 		l.lineNo++
-		l.cur ^= 1
+		// Read into the buffer that does not hold the last token's line, however many
+		// blank or comment lines come first: flipping per line would overwrite the
+		// text of the token the parser still holds (a name after a comment line).
+		l.cur = l.hold ^ 1
 		l.bufs[l.cur] = append(l.bufs[l.cur][:0], l.sc.Bytes()...)
 		l.line, l.pos = l.bufs[l.cur], 0
 		if l.lineNo == 1 && bytes.HasPrefix(l.line, []byte("\\ Model ")) {
@@ -199,6 +203,7 @@ func (l *lpLexer) next() lpToken {
 		}
 		if sec, max, n := lpKeyword(l.line); sec != lpNone {
 			l.pos = n
+			l.hold = l.cur
 			if sec < 0 {
 				return lpToken{kind: lpOther, text: l.line[:n], line: l.lineNo}
 			}
@@ -206,6 +211,7 @@ func (l *lpLexer) next() lpToken {
 		}
 	}
 	s, i := l.line, l.pos
+	l.hold = l.cur
 	t := lpToken{line: l.lineNo}
 	c := s[i]
 	switch {

@@ -287,3 +287,38 @@ func FuzzReadLP(f *testing.F) {
 		}
 	})
 }
+
+// TestReadLPCommentLinesKeepTokens: a blank or comment line between two tokens must
+// not overwrite the first token's text once the lexer's line buffers have grown (a
+// column "A" read as "0", a right-hand side 10 as " >").
+func TestReadLPCommentLinesKeepTokens(t *testing.T) {
+	long := "\\ a long comment line that makes both line buffers grow large enough for later lines\n"
+	tests := []struct {
+		name, file string
+		cols       []string
+		hi         float64 // upper bound of the first row
+	}{
+		{"comment between rows", long + "Minimize\n obj: x\nSubject To\n c1: x + y <= 10\n\\ comment\n c2: 2 x + 3 y >= 2\nEnd\n", []string{"x", "y"}, 10},
+		{"blank line inside the objective", "MAX\nA\n\n00\nSubject To\n c: A <= 3\n", []string{"A"}, 3},
+		{"blank lines after a name", long + "Minimize\n obj: xyz\n\n\n\n + w\nSubject To\n c: xyz + w <= 4\nEnd\n", []string{"xyz", "w"}, 4},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m, err := ReadLP(strings.NewReader(tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.NumVars() != len(tc.cols) {
+				t.Fatalf("%d columns, want %v", m.NumVars(), tc.cols)
+			}
+			for j, name := range tc.cols {
+				if got := m.VarName(Var(j)); got != name {
+					t.Errorf("column %d is %q, want %q", j, got, name)
+				}
+			}
+			if _, hi := m.RowBounds(0); hi != tc.hi {
+				t.Errorf("first row's upper bound %g, want %g", hi, tc.hi)
+			}
+		})
+	}
+}

@@ -42,6 +42,61 @@ const MaxMPSCoefficient = 1e15
 // ReadMPS reads a model in free or fixed MPS format, as ReadMPSWarn without warnings.
 func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 
+// SCReading says how an SC bound on a column between the INTORG and INTEND markers
+// is read. MPS dialects disagree (docs/spec.md, "Reading MPS files"), and a benchmark
+// must read a file as its author meant it.
+type SCReading int
+
+// The readings of an SC bound on an integer column.
+const (
+	// SCSemiContinuous reads it as semi-continuous, as HiGHS's reader does: the bound
+	// type sets the column's type and the markers are overridden.
+	SCSemiContinuous SCReading = iota
+	// SCSemiInteger reads it as semi-integer, as lp_solve's reader does (and as
+	// WriteMPS writes a semi-integer column).
+	SCSemiInteger
+)
+
+// String returns "semi-continuous" or "semi-integer", the names the command line and
+// the sweep specs use.
+func (s SCReading) String() string {
+	if s == SCSemiInteger {
+		return "semi-integer"
+	}
+	return "semi-continuous"
+}
+
+// ParseSCReading parses "semi-continuous" (or "highs") and "semi-integer" (or
+// "lpsolve").
+func ParseSCReading(s string) (SCReading, error) {
+	switch s {
+	case "semi-continuous", "highs":
+		return SCSemiContinuous, nil
+	case "semi-integer", "lpsolve":
+		return SCSemiInteger, nil
+	}
+	return 0, fmt.Errorf("model: unknown SC reading %q (semi-continuous or semi-integer)", s)
+}
+
+// MPSOptions choose between the readings of MPS constructs that dialects disagree on.
+// The zero value reads as HiGHS does.
+type MPSOptions struct {
+	// SCInInteger is the reading of an SC bound on a column between integer markers.
+	SCInInteger SCReading
+	// Warn, when not nil, is called for constructs read by a convention other readers
+	// do not share.
+	Warn func(line int, msg string)
+	// Data, when not nil, receives every data line the reader accepted, as
+	// ReadMPSFields describes.
+	Data func(line int, section string, fields [][]byte)
+}
+
+// ReadMPSOptions reads a model in free or fixed MPS format as ReadMPSWarn does, with
+// the readings o chooses.
+func ReadMPSOptions(r io.Reader, o MPSOptions) (*Model, error) {
+	return readMPSWith(r, o)
+}
+
 // ReadMPSWarn reads a model in free MPS format, or fixed format. Fixed-format files are
 // read with the free rules (fields split at white space, the RHS, RANGES and BOUNDS set
 // names optional) and a data line that does not parse that way is read again by the
@@ -66,7 +121,9 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 //     when R < 0; L rows [b−|R|, b]; G rows [b, b+|R|]. Other N rows cannot have one.
 //   - Bounds: UP, LO, FX, FR, MI (lower −∞, upper unchanged), PL (upper +∞), BV
 //     (binary), LI and UI (integer with a bound), SC (semi-continuous, the value is the
-//     upper bound; semi-integer on an integer column) and SI (semi-integer). An UP or UI
+//     upper bound; semi-integer on an integer column, lp_solve's reading and the one
+//     WriteMPS relies on, so that its files read back; ReadMPSOptions can choose
+//     HiGHS's semi-continuous instead) and SI (semi-integer). An UP or UI
 //     bound below 0 on a column whose lower bound was not set by an earlier line makes
 //     the lower bound −∞ (the classic CPLEX rule, also lp_solve's; warned). A later
 //     bound line overrides an earlier one.
@@ -81,12 +138,30 @@ func ReadMPS(r io.Reader) (*Model, error) { return ReadMPSWarn(r, nil) }
 // finite upper bound, and a missing ENDATA. Quadratic (QUADOBJ, QSECTION, QMATRIX,
 // QCMATRIX), SOS and indicator sections are refused as unsupported.
 func ReadMPSWarn(r io.Reader, warn func(line int, msg string)) (*Model, error) {
+	return ReadMPSFields(r, warn, nil)
+}
+
+// ReadMPSFields reads a model as ReadMPSWarn and, when data is not nil, hands it every
+// data line the reader accepted: its line number, its section ("OBJNAME", "ROWS",
+// "COLUMNS", "RHS", "RANGES", "BOUNDS", ...) and its fields as the reader split them
+// (by white space, or by the fixed columns when the line needed them). The fields are
+// valid only during the call. It is the hook for readers that keep more than the
+// float64 model holds (package ratcheck keeps each number's exact decimal value): they
+// see the file exactly as this reader read it, with no second tokenizer. Lines of a
+// file that fails to read may already have been passed.
+func ReadMPSFields(r io.Reader, warn func(line int, msg string), data func(line int, section string, fields [][]byte)) (*Model, error) {
+	return readMPSWith(r, MPSOptions{SCInInteger: SCSemiInteger, Warn: warn, Data: data})
+}
+
+func readMPSWith(r io.Reader, o MPSOptions) (*Model, error) {
 	p := &mpsParser{
 		rows:    newNameTable(),
 		cols:    newNameTable(),
 		objRow:  -1,
 		lastCol: -1,
-		warn:    warn,
+		warn:    o.Warn,
+		scInt:   o.SCInInteger,
+		onData:  o.Data,
 	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
@@ -119,6 +194,8 @@ type mpsParser struct {
 	section string
 	seen    [numSections]bool
 	warn    func(line int, msg string)
+	scInt   SCReading
+	onData  func(line int, section string, fields [][]byte) // ReadMPSFields' hook, or nil
 
 	name    string
 	sense   Sense
@@ -306,8 +383,17 @@ func sameFields(a, b [][]byte) bool {
 }
 
 // data reads one data line split into fields. A handler changes nothing when it
-// returns an error, so that parseLine may try the line again as fixed format.
+// returns an error, so that parseLine may try the line again as fixed format. An
+// accepted line goes to the onData hook.
 func (p *mpsParser) data(f [][]byte) error {
+	err := p.dataLine(f)
+	if err == nil && p.onData != nil {
+		p.onData(p.line, p.section, f)
+	}
+	return err
+}
+
+func (p *mpsParser) dataLine(f [][]byte) error {
 	switch p.section {
 	case "":
 		return p.errorf("data line before the first section")
@@ -827,7 +913,7 @@ func (p *mpsParser) boundLine(f [][]byte) error {
 		if val != nil {
 			p.colHi[j] = v
 		}
-		if typ == "SI" || p.colKind[j].IsInteger() {
+		if typ == "SI" || p.colKind[j].IsInteger() && p.scInt == SCSemiInteger {
 			p.colKind[j] = SemiInteger
 		} else {
 			p.colKind[j] = SemiContinuous

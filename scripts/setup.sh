@@ -34,8 +34,9 @@ fi
 
 need_pkgs=()
 # python3-pulp is only for scripts/pulp-compare.sh (the PuLP side of docs/benchmarks.md);
-# chromium and a font only for the test that renders report.html (bench/htmlreport).
-for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc xz-utils ca-certificates python3-pulp chromium fonts-dejavu-core; do
+# glpk-utils (glpsol) is the cmd:glpsol backend of package cmdsolver; chromium and a
+# font only for the test that renders report.html (bench/htmlreport).
+for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils xz-utils ca-certificates python3-pulp chromium fonts-dejavu-core; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     need_pkgs+=("$p")
   fi

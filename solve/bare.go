@@ -34,6 +34,7 @@ func BareResult(kind, name string, m *model.Model, backend string, raw backends.
 		Kind: kind, Name: name, Backend: backend,
 		Status: MapStatus(raw, m), Model: Stats(m),
 		Nodes: raw.Nodes, Solver: raw.Solver, Message: raw.Message,
+		PrimalDualIntegral: raw.PrimalDualIntegral,
 	}
 	res.Seconds.Solve = raw.Time.Seconds()
 	if finite(raw.Bound) {

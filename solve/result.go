@@ -24,6 +24,9 @@ type Result struct {
 	// Certificate says how the status of the (first) MILP solve was established by the
 	// certification policy; nil for exact algorithms and heuristics.
 	Certificate *certify.Certificate `json:"certificate,omitempty"`
+	// PrimalDualIntegral is the backend's primal-dual integral of the first solve,
+	// where it reports one (HiGHS on a MIP); null otherwise.
+	PrimalDualIntegral *float64 `json:"primal_dual_integral,omitempty"`
 
 	// Values are the solver's column values when it returned a solution (not part of
 	// the JSON); a later solve of the same model structure can start from them.

@@ -113,7 +113,7 @@ static const char* schedopt_highs_option_name(int i) {
 
 // schedopt_highs_info reads the info items of a finished run in one cgo call.
 static void schedopt_highs_info(void* h, HighsInt* primal_status, double* obj,
-		double* dual_bound, double* gap, int64_t* nodes, double* run_time) {
+		double* dual_bound, double* gap, int64_t* nodes, double* run_time, double* pdi) {
 	*primal_status = 0;
 	Highs_getIntInfoValue(h, "primal_solution_status", primal_status);
 	*obj = Highs_getObjectiveValue(h);
@@ -122,6 +122,7 @@ static void schedopt_highs_info(void* h, HighsInt* primal_status, double* obj,
 	*nodes = 0;
 	Highs_getInt64InfoValue(h, "mip_node_count", nodes);
 	*run_time = Highs_getRunTime(h);
+	Highs_getDoubleInfoValue(h, "primal_dual_integral", pdi);
 }
 */
 import "C"
@@ -232,15 +233,17 @@ type runInfo struct {
 	gap          float64
 	nodes        int64
 	runTime      float64
+	// pdi is HiGHS's primal-dual integral of a MIP run (NaN when it gave none).
+	pdi float64
 }
 
 func (in *instance) info() runInfo {
 	var ps C.HighsInt
-	var obj, bound, gap, rt C.double
+	var obj, bound, gap, rt, pdi C.double
 	var nodes C.int64_t
-	bound, gap = C.double(math.NaN()), C.double(math.NaN())
-	C.schedopt_highs_info(in.h, &ps, &obj, &bound, &gap, &nodes, &rt)
-	return runInfo{int(ps), float64(obj), float64(bound), float64(gap), int64(nodes), float64(rt)}
+	bound, gap, pdi = C.double(math.NaN()), C.double(math.NaN()), C.double(math.NaN())
+	C.schedopt_highs_info(in.h, &ps, &obj, &bound, &gap, &nodes, &rt, &pdi)
+	return runInfo{int(ps), float64(obj), float64(bound), float64(gap), int64(nodes), float64(rt), float64(pdi)}
 }
 
 // solution copies the column values into x (len ncol) and, when rowDual is not

@@ -174,6 +174,10 @@ func (s *Solver) Solve(ctx context.Context, m *model.Model, opts backends.Option
 	if res.HasSolution {
 		res.Gap = backends.RelativeGap(res.Objective, res.Bound)
 	}
+	if mip && finite(info.pdi) {
+		pdi := info.pdi
+		res.PrimalDualIntegral = &pdi
+	}
 	if res.Status == backends.Optimal && !res.HasSolution {
 		// Never report a proof without the solution it is about.
 		res.Status = backends.Other

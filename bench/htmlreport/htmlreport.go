@@ -48,10 +48,10 @@ type Page struct {
 	Figures []Figure
 }
 
-// figureRank orders the known plots: the performance profile first (the summary of
-// file benchmarks), then run time against size, then quality against run time;
-// unknown figures follow by name.
-var figureRank = []string{"performance_profile", "runtime_vs_m", "quality_vs_runtime"}
+// figureRank orders the known plots: the performance profile first and the
+// solved-within-t curves (the summaries of file benchmarks), then run time against
+// size, then quality against run time; unknown figures follow by name.
+var figureRank = []string{"performance_profile", "solved_within", "runtime_vs_m", "quality_vs_runtime"}
 
 func rank(name string) int {
 	base := strings.TrimSuffix(name, filepath.Ext(name))
@@ -64,8 +64,8 @@ func rank(name string) int {
 }
 
 // SortFigures orders figures in place: the known plots first (performance profile,
-// run time vs m, quality vs run time, each followed by its per-kind variants), then
-// the others by name.
+// solved within t, run time vs m, quality vs run time, each followed by its per-kind
+// variants), then the others by name.
 func SortFigures(figs []Figure) {
 	sort.SliceStable(figs, func(i, j int) bool {
 		ri, rj := rank(figs[i].Name), rank(figs[j].Name)

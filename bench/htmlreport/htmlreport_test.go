@@ -28,6 +28,8 @@ func TestSortFiguresPutsTheKnownPlotsFirst(t *testing.T) {
 			"runtime_vs_m_dlt-multi.svg runtime_vs_m_workload.svg quality_vs_runtime.svg"},
 		{"performance profile first, unknown figures last by name", []string{"zeta.svg", "alpha.svg", "runtime_vs_m.svg", "performance_profile.svg"},
 			"performance_profile.svg runtime_vs_m.svg alpha.svg zeta.svg"},
+		{"file benchmarks: profile, then solved within t", []string{"solved_within.svg", "quality_vs_runtime.svg", "performance_profile.svg"},
+			"performance_profile.svg solved_within.svg quality_vs_runtime.svg"},
 		{"a prefix alone is not the plot", []string{"runtime_vs_mx.svg", "quality_vs_runtime.svg"}, "quality_vs_runtime.svg runtime_vs_mx.svg"},
 	}
 	for _, c := range cases {

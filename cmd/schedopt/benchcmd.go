@@ -13,6 +13,7 @@ import (
 	"github.com/schedopt/schedopt/bench"
 	"github.com/schedopt/schedopt/bench/htmlreport"
 	"github.com/schedopt/schedopt/bench/plot"
+	"github.com/schedopt/schedopt/benchproc"
 	"github.com/schedopt/schedopt/domain"
 	fig "github.com/schedopt/schedopt/figure"
 	"github.com/schedopt/schedopt/kinds"
@@ -25,8 +26,44 @@ func newBenchCmd(e *env) *cobra.Command {
 	cmd := newBenchRunCmd(e, "bench SPEC.json")
 	run := newBenchRunCmd(e, "run SPEC.json")
 	run.Short = "Run a sweep (the same as schedopt bench SPEC.json)"
-	cmd.AddCommand(run, newBenchMergeCmd(e), newBenchReportCmd(e), newBenchStatusCmd(e))
+	cmd.AddCommand(run, newBenchMergeCmd(e), newBenchReportCmd(e), newBenchStatusCmd(e), newBenchFileJobCmd(e))
 	return cmd
+}
+
+// newBenchFileJobCmd is the hidden child side of a model-file job (package
+// benchproc): one JSON request on stdin, one JSON response on stdout. The sweep runs
+// it as a child process so that each job's peak memory is its own.
+func newBenchFileJobCmd(e *env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "file-job",
+		Short: "Run one model-file job of a sweep (internal: JSON request on stdin, response on stdout)",
+		Long: `file-job is the child side of a sweep's model-file jobs (package benchproc): it reads one
+JSON request (file, backend, limits, permutation, SC reading) on stdin, solves it as
+solve-mps does, and writes one JSON response {"result": ..., "error": ...} on stdout. The
+sweep runs each job this way so that its peak memory (ru_maxrss) is its own.`,
+		Example: `  echo '{"path":"p0033.mps.gz","name":"p0033","backend":"highs","time_limit_ns":10000000000,
+         "rel_gap":1e-6,"abs_gap":0,"threads":1,"seed":0,"permutation":0,
+         "sc_in_integer":"semi-continuous","certify":false}' | schedopt bench file-job`,
+		Hidden: true,
+		Args:   argsOf(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return benchproc.Serve(cmd.Context(), e.stdin, e.stdout, bench.InProcess{})
+		},
+	}
+}
+
+// fileRunner returns how a sweep runs its model-file jobs: in child processes of this
+// program (each job's peak memory measured), or in process when inProcess is set or
+// the program's path is unknown.
+func fileRunner(inProcess bool) bench.FileRunner {
+	if inProcess {
+		return bench.InProcess{}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return bench.InProcess{}
+	}
+	return benchproc.Runner{Command: []string{exe, "bench", "file-job"}, Env: os.Environ()}
 }
 
 // newBenchRunCmd makes the sweep command; `schedopt bench SPEC` and `schedopt bench
@@ -35,7 +72,7 @@ func newBenchRunCmd(e *env, use string) *cobra.Command {
 	var out, shardStr, reportDir string
 	var workers int
 	var scale float64
-	var dryRun, noPlots, strict bool
+	var dryRun, noPlots, strict, inProcess bool
 	var sl slurmFlags
 	cmd := &cobra.Command{
 		Use:   use,
@@ -125,7 +162,7 @@ CSV reports, the plots and report.html (all of them in one page for a browser).`
 			pr := newProgress(e.stderr, e.stderrTTY)
 			sum, err := bench.RunSweep(cmd.Context(), plan, bench.SweepOptions{
 				Output: out, Shard: shard, Workers: workers, Host: host,
-				OnStart: pr.Start, OnDone: pr.Done,
+				OnStart: pr.Start, OnDone: pr.Done, FileRunner: fileRunner(inProcess), CheckPoint: bench.RatCheck(spec.ReadOptions()),
 			})
 			pr.Finish()
 			if err != nil {
@@ -138,7 +175,7 @@ CSV reports, the plots and report.html (all of them in one page for a browser).`
 			if err != nil {
 				return err
 			}
-			rep := bench.BuildReport(recs)
+			rep := bench.BuildReportWith(recs, bench.ReportOptions{FileShift: spec.FileSGMShift()})
 			if err := rep.WriteSummary(e.stdout); err != nil {
 				return err
 			}
@@ -147,9 +184,13 @@ CSV reports, the plots and report.html (all of them in one page for a browser).`
 					return err
 				}
 			}
-			if strict && (len(rep.Disagreements) > 0 || len(rep.Failures) > 0) {
-				return exitError{code: exitFailure, msg: fmt.Sprintf("--strict: %d disagreement(s), %d failed job(s) in %s",
-					len(rep.Disagreements), len(rep.Failures), out)}
+			fails := 0
+			if rep.Files != nil {
+				fails = rep.Files.Fails()
+			}
+			if strict && (len(rep.Disagreements) > 0 || len(rep.Failures) > 0 || fails > 0) {
+				return exitError{code: exitFailure, msg: fmt.Sprintf("--strict: %d disagreement(s), %d failed job(s), %d .solu fail(s) in %s",
+					len(rep.Disagreements), len(rep.Failures), fails, out)}
 			}
 			return nil
 		},
@@ -162,6 +203,7 @@ CSV reports, the plots and report.html (all of them in one page for a browser).`
 	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV, HTML) and plots to this directory")
 	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
 	fl.BoolVar(&strict, "strict", false, "exit with status 1 when any two answers disagree or any job failed")
+	fl.BoolVar(&inProcess, "in-process", false, "run model-file jobs in this process instead of one child process each (no per-job peak memory)")
 	fl.BoolVar(&dryRun, "dry-run", false, "check the spec and list the job keys without running them (with --slurm: print the scripts and sbatch commands)")
 	sl.add(fl)
 	return cmd
@@ -235,6 +277,7 @@ func sameFile(a, b string) (bool, error) {
 func newBenchReportCmd(e *env) *cobra.Command {
 	var dir, title string
 	var noPlots bool
+	var shift float64
 	cmd := &cobra.Command{
 		Use:   "report RESULTS.jsonl... [-o DIR]",
 		Short: "Summarise sweep results as Markdown, CSV and plots",
@@ -265,7 +308,10 @@ It prints the per-backend table on stdout.`,
 			if len(recs) == 0 {
 				return usagef("report: %s holds no results", strings.Join(args, ", "))
 			}
-			rep := bench.BuildReport(recs)
+			if !(shift >= 0) {
+				return usagef("--sgm-shift: must be >= 0 seconds, got %g", shift)
+			}
+			rep := bench.BuildReportWith(recs, bench.ReportOptions{FileShift: shift})
 			if err := rep.WriteSummary(e.stdout); err != nil {
 				return err
 			}
@@ -278,6 +324,7 @@ It prints the per-backend table on stdout.`,
 	cmd.Flags().StringVarP(&dir, "output", "o", "out", "directory for report.md, report.csv, report.html and the plots")
 	cmd.Flags().StringVar(&title, "title", "", "title of the Markdown report")
 	cmd.Flags().BoolVar(&noPlots, "no-plots", false, "skip the plots")
+	cmd.Flags().Float64Var(&shift, "sgm-shift", bench.DefaultFileSGMShift, "shift in seconds of the shifted geometric means of the MPS/LP file-set section")
 	return cmd
 }
 
@@ -302,6 +349,13 @@ func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title str
 			return fmt.Errorf("plots: %w", err)
 		}
 		written = append(written, files...)
+		if rep.Files != nil {
+			files, err := filePlots(rep.Files, dir)
+			if err != nil {
+				return fmt.Errorf("plots: %w", err)
+			}
+			written = append(written, files...)
+		}
 	}
 	page, err := htmlreport.WriteDir(dir)
 	if err != nil {
@@ -310,6 +364,22 @@ func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title str
 	written = append(written, page)
 	fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(written, ", "))
 	return nil
+}
+
+// filePlots draws the performance profile (performance_profile.svg/.png) and the
+// solved-within curves (solved_within.svg/.png) of a file-set report into dir.
+func filePlots(fr *bench.FileReport, dir string) ([]string, error) {
+	var out []string
+	files, err := plot.PerformanceProfile(fr.Stats.Profile, filepath.Join(dir, "performance_profile"))
+	if err != nil && !errors.Is(err, fig.ErrNoData) {
+		return nil, err
+	}
+	out = append(out, files...)
+	files, err = plot.SolvedWithin(fr.Stats.Curves, fr.Stats.Problems, fr.Limit, filepath.Join(dir, "solved_within"))
+	if err != nil && !errors.Is(err, fig.ErrNoData) {
+		return nil, err
+	}
+	return append(out, files...), nil
 }
 
 // checkSpecCounts applies the generator count limit (kinds.Limits.CheckCount) to every

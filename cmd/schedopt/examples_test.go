@@ -469,21 +469,21 @@ func expandGlobs(words []string) []string {
 	return out
 }
 
-// runExample runs the schedopt stages of a command line, piping each one's stdout into
+// runDocExample runs the schedopt stages of a command line, piping each one's stdout into
 // the next; a stage that is another program (| jq ...) is not run. It returns the exit
 // status of the last schedopt stage and its stderr.
-func runExample(ctx context.Context, t *testing.T, line string) (int, string) {
+func runDocExample(ctx context.Context, t *testing.T, line string) (int, string) {
 	code, errs := 0, ""
 	for _, cmd := range strings.Split(line, " && ") {
-		if code, errs = runPipe(ctx, t, cmd); code != 0 {
+		if code, errs = runDocPipe(ctx, t, cmd); code != 0 {
 			break
 		}
 	}
 	return code, errs
 }
 
-// runPipe runs one pipeline of runExample.
-func runPipe(ctx context.Context, t *testing.T, line string) (int, string) {
+// runDocPipe runs one pipeline of runDocExample.
+func runDocPipe(ctx context.Context, t *testing.T, line string) (int, string) {
 	var in io.Reader = strings.NewReader("")
 	code, errs := 0, ""
 	for _, stage := range shellWords(line) {
@@ -571,7 +571,7 @@ func TestEveryDocumentedExampleRuns(t *testing.T) {
 				seen[key] = true
 				ctx, cancel := context.WithTimeout(context.Background(), exampleTimeout)
 				t0 := time.Now()
-				code, errs := runExample(ctx, t, line)
+				code, errs := runDocExample(ctx, t, line)
 				cancel()
 				runs++
 				if code != 0 {

@@ -230,7 +230,8 @@ or usage (one line on stderr naming the file, the field and the reason), 1 other
 	})
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(newSolveCmd(e), newExportCmd(e), newSolveMPSCmd(e), newGenCmd(e), newBenchCmd(e),
-		newFrontCmd(e), newClaimsCmd(e), newVersionCmd(e), newSoakCmd(e), newMultinodeCmd(e))
+		newFrontCmd(e), newClaimsCmd(e), newVersionCmd(e), newSoakCmd(e), newMultinodeCmd(e),
+		newMeasureCmd(e), newImportCmd(e))
 	root.AddCommand(newMapCmd(e))
 	return root
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +20,7 @@ const KindMPS = "mps"
 
 func newSolveMPSCmd(e *env) *cobra.Command {
 	var f solveFlags
+	var scReading string
 	cmd := &cobra.Command{
 		Use:     "solve-mps FILE.mps|FILE.lp",
 		Aliases: []string{"solve-lp"},
@@ -57,8 +57,12 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 				return err
 			}
 			path := args[0]
+			sc, err := model.ParseSCReading(scReading)
+			if err != nil {
+				return usagef("--sc-in-integer: %q: want semi-continuous (HiGHS's reading) or semi-integer (lp_solve's)", scReading)
+			}
 			t0 := time.Now()
-			m, err := readModelFile(path, cmd.CalledAs() == "solve-lp", e.stderr)
+			m, err := readModelFile(path, cmd.CalledAs() == "solve-lp", sc, e.stderr)
 			if err != nil {
 				return err
 			}
@@ -90,6 +94,8 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 		},
 	}
 	f.register(cmd.Flags(), false)
+	cmd.Flags().StringVar(&scReading, "sc-in-integer", model.SCSemiContinuous.String(),
+		"reading of an SC bound inside integer markers: semi-continuous (HiGHS) or semi-integer (lp_solve)")
 	return cmd
 }
 
@@ -97,10 +103,11 @@ input: exit status 2 with one line naming the file, the line, and the reason.`,
 func isLPFile(path string) bool { return strings.EqualFold(filepath.Ext(path), ".lp") }
 
 // readModelFile reads an MPS file, or an LP file when lp is set or the name ends in
-// .lp; every problem with the file is a FieldError naming it ("file: line N: reason",
-// exit status 2). Warnings about conventions other readers do not share go to warnOut
-// as "file:N: warning: reason".
-func readModelFile(path string, lp bool, warnOut io.Writer) (*model.Model, error) {
+// .lp (either gunzipped when the name ends in .gz); every problem with the file is a
+// FieldError naming it ("file: line N: reason", exit status 2). sc is the reading of
+// an SC bound inside integer markers. Warnings about conventions other readers do
+// not share go to warnOut as "file:N: warning: reason".
+func readModelFile(path string, lp bool, sc model.SCReading, warnOut io.Writer) (*model.Model, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		reason := err.Error()
@@ -110,11 +117,15 @@ func readModelFile(path string, lp bool, warnOut io.Writer) (*model.Model, error
 		return nil, &domain.FieldError{File: path, Reason: reason}
 	}
 	defer fh.Close()
+	r, err := gunzipped(path, fh)
+	if err != nil {
+		return nil, err
+	}
 	var m *model.Model
-	if lp || isLPFile(path) {
-		m, err = readLP(bufio.NewReaderSize(fh, 1<<20))
+	if lp || isLPFile(withoutGz(path)) {
+		m, err = readLP(r)
 	} else {
-		m, err = readMPS(bufio.NewReaderSize(fh, 1<<20), func(line int, msg string) {
+		m, err = readMPS(r, sc, func(line int, msg string) {
 			fmt.Fprintf(warnOut, "%s:%d: warning: %s\n", path, line, msg)
 		})
 	}
