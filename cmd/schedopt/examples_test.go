@@ -246,6 +246,12 @@ func shellWords(s string) [][]string {
 // a placeholder in capitals (INSTANCE.json, SPEC, FILE, KIND).
 var synopsisRe = regexp.MustCompile(`\[|\.\.\.|(^|[\s=/])[A-Z][A-Z0-9_]{2,}(\.[a-z]+)?\b`)
 
+// isSynopsis reports whether a line is a synopsis; quoted text (a shell command given
+// to measure) does not count.
+func isSynopsis(line string) bool {
+	return synopsisRe.MatchString(regexp.MustCompile(`'[^']*'|"[^"]*"`).ReplaceAllString(line, "''"))
+}
+
 // checkSynopsis checks that a synopsis names an existing command and only flags that
 // command (or, for gen KIND, one of its generators) has, and returns what is wrong.
 func checkSynopsis(root *cobra.Command, ex example) []string {
@@ -345,6 +351,9 @@ func shrinkSpec(t *testing.T, src, dst string) {
 			}
 		}
 	}
+	if solu, ok := spec["solu"].(string); ok && !filepath.IsAbs(solu) {
+		spec["solu"], _ = filepath.Abs(filepath.Join(filepath.Dir(src), solu))
+	}
 	insts, _ := spec["instances"].([]any)
 	for _, in := range insts {
 		m, ok := in.(map[string]any)
@@ -359,7 +368,24 @@ func shrinkSpec(t *testing.T, src, dst string) {
 					p = filepath.Join(filepath.Dir(src), p)
 				}
 				ms, _ := filepath.Glob(p)
-				matched = append(matched, ms...)
+				if len(ms) == 0 {
+					if copyDir, ok := fileSetCopies[filepath.Base(p)]; ok {
+						ms = []string{filepath.Join(repo, copyDir)}
+						delete(spec, "solu") // the copy has none; verdicts are then "unknown"
+					}
+				}
+				for _, f := range ms {
+					if fi, err := os.Stat(f); err == nil && fi.IsDir() {
+						models, _ := filepath.Glob(filepath.Join(f, "*.*"))
+						for _, mf := range models {
+							if modelFileRe.MatchString(mf) {
+								matched = append(matched, mf)
+							}
+						}
+						continue
+					}
+					matched = append(matched, f)
+				}
 			}
 			m["files"] = smallestPerKind(t, matched)
 		}
@@ -388,8 +414,16 @@ func shrinkSpec(t *testing.T, src, dst string) {
 	}
 }
 
+// modelFileRe matches the model files of a benchmark set.
+var modelFileRe = regexp.MustCompile(`\.(mps|lp)(\.gz)?$`)
+
+// fileSetCopies names, for a benchmark set that lives outside the repository (in
+// shared/, beside the clone in CI), the repository's copy of some of its files, used
+// when the set is not there (a developer's worktree).
+var fileSetCopies = map[string]string{"miplib3-dev": "bench/testdata/miplib3"}
+
 // smallestPerKind returns, of the instance files, the smallest of each kind (absolute
-// paths, sorted).
+// paths, sorted); model files (MPS, LP) count as one kind.
 func smallestPerKind(t *testing.T, files []string) []any {
 	t.Helper()
 	type pick struct {
@@ -421,9 +455,14 @@ func smallestPerKind(t *testing.T, files []string) []any {
 	return anys
 }
 
-// workDir makes the scratch directory an example group runs in: instances/ is the
-// repository's, bench/specs/ holds the specs (shrunk unless full), out/ and docs/ are
-// empty (an example writing docs/claims-10k.md must not touch the repository's).
+// exampleFixtures are files the examples read that a user makes: the reading of a
+// power meter (docs/cli.md's measure --energy 'cat meter.J').
+var exampleFixtures = map[string]string{"meter.J": "12.5\n"}
+
+// workDir makes the scratch directory an example group runs in: the repository's
+// top-level entries (instances/, measure/, ...) linked, bench/specs/ holding the specs
+// (shrunk unless full), out/ and docs/ empty (an example writing docs/claims-10k.md
+// must not touch the repository's), and exampleFixtures.
 func workDir(t *testing.T, full bool) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -431,8 +470,30 @@ func workDir(t *testing.T, full bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(absRepo, "instances"), filepath.Join(dir, "instances")); err != nil {
-		t.Fatal(err)
+	// The repository's top level, as the examples expect to run from its root; bench/
+	// as well, but for its specs, which are shrunk copies.
+	for _, sub := range []string{"", "bench"} {
+		entries, err := os.ReadDir(filepath.Join(absRepo, sub))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, en := range entries {
+			name := en.Name()
+			if strings.HasPrefix(name, ".") || sub == "" && (name == "bench" || name == "out" || name == "docs") || sub == "bench" && name == "specs" {
+				continue
+			}
+			if err := os.Symlink(filepath.Join(absRepo, sub, name), filepath.Join(dir, sub, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for name, body := range exampleFixtures {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, d := range []string{"bench/specs", "out", "docs"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -535,7 +596,7 @@ func TestEveryDocumentedExampleRuns(t *testing.T) {
 	var synopses, runs int
 	for _, ex := range all {
 		ex.line = stripComment(ex.line)
-		if synopsisRe.MatchString(ex.line) {
+		if isSynopsis(ex.line) {
 			for _, p := range checkSynopsis(root, ex) {
 				t.Error(p)
 			}
@@ -630,7 +691,7 @@ func TestCheckSynopsisFindsMissingCommandsAndFlags(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.line, func(t *testing.T) {
-			if !synopsisRe.MatchString(c.line) {
+			if !isSynopsis(c.line) {
 				t.Fatalf("not recognised as a synopsis")
 			}
 			got := strings.Join(checkSynopsis(root, example{where: "x", line: c.line}), "; ")
