@@ -6,13 +6,17 @@ OUT   ?= out
 BIN   := bin/schedopt
 SPEC  ?= bench/specs/default.json
 SCALE ?= 1
+# staticcheck, pinned: `go run` builds this exact version from the Go module proxy (and
+# caches it), so every machine and CI check with the same rules.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: run test slurm-test setup build vet clean help
+.PHONY: run test slurm-test setup build vet staticcheck clean help
 
 help:
-	@echo "make run    set up, build, solve the bundled instances with HiGHS, lp_solve and the"
-	@echo "            exact oracles, print the summary and write report and plots to $(OUT)/"
-	@echo "make test   set up, then go vet ./... and go test ./..., then make slurm-test"
+	@echo "make run    set up, build, solve the bundled instances with HiGHS, lp_solve, CBC and"
+	@echo "            the exact oracles, print the summary and write report and plots to $(OUT)/"
+	@echo "make test   set up, then go vet ./..., staticcheck ./... and go test ./..., then make slurm-test"
+	@echo "make staticcheck  run the pinned staticcheck ($(STATICCHECK)) on every package"
 	@echo "make slurm-test  start a private single-node Slurm (scripts/slurm-local.sh), run sweeps"
 	@echo "            through it as job arrays (cluster/slurm, tag slurm), stop the daemons"
 
@@ -27,13 +31,17 @@ run: build
 	@rm -f $(OUT)/default.jsonl
 	$(BIN) bench $(SPEC) --time-scale $(SCALE) -o $(OUT)/default.jsonl --report $(OUT)
 	@bash scripts/figures.sh $(BIN) $(OUT)
-	@echo "report: $(OUT)/report.md  (CSV: $(OUT)/report.csv, plots: $(OUT)/*.png, $(OUT)/*.svg)"
+	@echo "report: $(OUT)/report.html, $(OUT)/report.md  (CSV: $(OUT)/report.csv, plots: $(OUT)/*.png, $(OUT)/*.svg)"
 
 vet: setup
 	$(GO) vet ./...
 
+staticcheck: setup
+	$(GO) run $(STATICCHECK) ./...
+
 test: setup
 	$(GO) vet ./...
+	$(GO) run $(STATICCHECK) ./...
 	$(GO) test ./...
 	$(MAKE) --no-print-directory slurm-test
 

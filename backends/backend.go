@@ -6,8 +6,9 @@
 // optimality within the requested gaps. A time limit, an interrupt or a gap-stop that
 // the solver did not certify is never reported as Optimal.
 //
-// The HiGHS and lp_solve bindings live in the subpackages highs and lpsolve; the
-// conformance suite in backendtest runs the same cases against both.
+// The HiGHS, lp_solve and CBC bindings live in the subpackages highs, lpsolve and
+// cbc (registry names them); the conformance suite in backendtest runs the same cases
+// against each.
 package backends
 
 import (

@@ -533,7 +533,8 @@ type MergeResult struct {
 
 // Merge joins results files (for example the outputs of the shards of one sweep)
 // into out, one record per job key, sorted by key. Of duplicate keys it keeps the
-// first record that did not fail.
+// first record that did not fail. Inputs that hold no record at all are bad input
+// (a *domain.FieldError naming them), and out is then not written.
 func Merge(out string, inputs []string) (MergeResult, error) {
 	var res MergeResult
 	byKey := map[string]*Record{}
@@ -552,6 +553,11 @@ func Merge(out string, inputs []string) (MergeResult, error) {
 			}
 			byKey[r.Key] = r
 		}
+	}
+	if len(byKey) == 0 {
+		// Nothing to merge is a mistake (a wrong glob, a shard that never ran), not
+		// an empty results file to write.
+		return res, &domain.FieldError{File: strings.Join(inputs, ", "), Reason: "holds no results: nothing to merge"}
 	}
 	keys := make([]string, 0, len(byKey))
 	for k := range byKey {

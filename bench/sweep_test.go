@@ -289,6 +289,7 @@ func TestShardsPartitionTheJobsAndMergeJoinsThem(t *testing.T) {
 	const n = 3
 	var parts []string
 	owned := map[string]int{}
+	ranIn := map[string]int{} // key -> the shard index whose part holds it
 	for i := 1; i <= n; i++ {
 		sh, err := bench.ParseShard(fmt.Sprintf("%d/%d", i, n))
 		if err != nil {
@@ -300,6 +301,7 @@ func TestShardsPartitionTheJobsAndMergeJoinsThem(t *testing.T) {
 		}
 		for _, k := range readKeys(t, out) {
 			owned[k]++
+			ranIn[k] = i
 		}
 		parts = append(parts, out)
 	}
@@ -321,11 +323,14 @@ func TestShardsPartitionTheJobsAndMergeJoinsThem(t *testing.T) {
 	if !sort.StringsAreSorted(keys) {
 		t.Errorf("merged records are not sorted by key")
 	}
-	// Sharding is a function of the key alone.
-	sh := bench.Shard{Index: 2, Count: n}
+	// Sharding is a function of the key alone: a Shard built afresh owns exactly the
+	// jobs its run executed, and no other shard owns them.
 	for _, j := range p.Jobs {
-		if sh.Owns(j.Key) != sh.Owns(j.Key) {
-			t.Fatal("Owns is not deterministic")
+		for i := 1; i <= n; i++ {
+			sh := bench.Shard{Index: i, Count: n}
+			if want := ranIn[j.Key] == i; sh.Owns(j.Key) != want {
+				t.Errorf("Shard %v.Owns(%s) = %v, but the job ran in shard %d", sh, j.Key, sh.Owns(j.Key), ranIn[j.Key])
+			}
 		}
 	}
 }

@@ -84,15 +84,6 @@ func compareInt(a, b int) int {
 	return 0
 }
 
-// float returns the nearest float64.
-func (a xnum) float() float64 {
-	if a.inf != 0 {
-		return math.Inf(a.inf)
-	}
-	f, _ := a.r.Float64()
-	return f
-}
-
 // isInfWord reports whether s spells an infinity: [+-]inf or [+-]infinity, any case.
 func isInfWord(s []byte) (sign int, ok bool) {
 	sign = 1

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # setup.sh installs everything schedopt needs on a fresh Debian bookworm machine:
 # build tools, pkg-config, cmake, lp_solve and CBC (Debian packages), slurm-wlm and munge
-# (for the Slurm integration test) and HiGHS (built from
+# (for the Slurm integration test), chromium (the headless browser the test of the
+# HTML report renders it in) and HiGHS (built from
 # Debian's trixie source package, because bookworm ships none). It is idempotent and
 # returns quickly when everything is already in place.
 set -euo pipefail
@@ -34,8 +35,9 @@ fi
 need_pkgs=()
 # python3-pulp is only for scripts/pulp-compare.sh (the PuLP side of docs/benchmarks.md);
 # glpk-utils (glpsol) is the cmd:glpsol backend of package cmdsolver; jq reads JSON results in
-# scripts/schedlib.sh.
-for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils jq xz-utils ca-certificates python3-pulp; do
+# scripts/schedlib.sh; chromium and a font only for the test that renders report.html
+# (bench/htmlreport).
+for p in build-essential pkg-config cmake liblpsolve55-dev lp-solve coinor-libcbc-dev coinor-cbc glpk-utils jq xz-utils ca-certificates python3-pulp chromium fonts-dejavu-core; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     need_pkgs+=("$p")
   fi

@@ -34,6 +34,13 @@
 // verbosity NEUTRAL (NORMAL when Options.Log is set; the log goes through put_logfunc
 // and a runtime/cgo.Handle to the writer).
 //
+// Both MIP gaps are set explicitly (set_mip_gap with TRUE and with FALSE). lp_solve's
+// relative gap is |z−b|/(1+|z|), which below |z| = 1 acts as an absolute gap, while
+// Options.RelGap means |z−b|/|z| (backends.RelativeGap). When an optimum's proof is
+// looser than max(AbsGap, RelGap·|z|), Solve solves the model again on a fresh lprec
+// with the lp_solve gap RelGap·|z|/(1+|z|) (0 when that is tiny), at most twice, and
+// the Message says so; an optimal result's gap is then within RelGap.
+//
 // # Memory ownership
 //
 // The model's arrays are read by the C loader during one call and copied into C
@@ -71,8 +78,9 @@
 //
 // lp_solve reports no dual bound after branch and bound. Bound is therefore NaN
 // unless the status is Optimal; then it is the objective when both gaps are zero,
-// and otherwise the objective moved by max(AbsGap, RelGap·(1+|z|)), lp_solve's own
-// pruning tolerance, so that it stays a valid bound.
+// and otherwise the objective moved by max(AbsGap, r·(1+|z|)), lp_solve's own
+// pruning tolerance at the relative gap r it was last given, so that it stays a
+// valid bound.
 //
 // # MIP starts
 //

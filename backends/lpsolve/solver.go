@@ -39,6 +39,14 @@ const (
 	stopDeadline = backends.StopDeadline
 )
 
+// tightenRuns is how many times a MIP is solved again with a tighter lp_solve
+// relative gap when the proof does not hold the requested relative gap (see solve).
+const tightenRuns = 2
+
+// minRelGapShare guards the tightened gap: below this share of the requested
+// relative gap (|z| close to 0), lp_solve is asked for a gap of 0 instead.
+const minRelGapShare = 1e-3
+
 // Solver is the lp_solve backend. The zero value is ready to use; it holds no state,
 // so one Solver may serve any number of concurrent solves.
 type Solver struct{}
@@ -127,6 +135,37 @@ func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Option
 			confirmDepth = l2.maxLevel()
 		}
 	}
+	// lp_solve prunes within max(abs, rel·(1+|z|)) of the incumbent z: below |z| = 1
+	// its relative gap acts as an absolute one (a 0.25 optimum "within 1e-6" was
+	// 5e-6 away in relative terms). schedopt's relative gap is |z−b|/|z|, so when the
+	// proof is looser than max(AbsGap, RelGap·|z|), the model is solved again with
+	// the relative gap lp_solve needs for that, rel·|z|/(1+|z|), on a fresh lprec; at
+	// most tightenRuns times, as each run may end at another z.
+	relGap := opts.RelGap
+	if m.NumIntegers() > 0 {
+		for run := 0; run < tightenRuns && code == codeOptimal && ctlReason(ctl) == 0; run++ {
+			z := l.objective()
+			want := math.Max(opts.AbsGap, opts.RelGap*math.Abs(z+m.ObjectiveConstant()))
+			if math.Max(opts.AbsGap, relGap*(1+math.Abs(z))) <= want {
+				break
+			}
+			relGap = (1 - 1e-6) * want / (1 + math.Abs(z)) // a hair inside, against rounding
+			if relGap < opts.RelGap*minRelGapShare {
+				relGap = 0 // |z| near 0: prove the optimum outright
+			}
+			l3, err := load(m)
+			if err != nil {
+				return backends.Result{}, err
+			}
+			defer l3.delete()
+			if err := l3.params(ctl, relGap, opts.AbsGap, timeout, verbose, false); err != nil {
+				return backends.Result{}, err
+			}
+			second := l3.solve()
+			notes = append(notes, fmt.Sprintf("solved again at lp_solve relative gap %.3g so that the proof holds the relative gap %g at |z| = %.3g", relGap, opts.RelGap, math.Abs(z)))
+			code, l = second, l3
+		}
+	}
 	endWatch()
 	reason := ctlReason(ctl)
 
@@ -171,7 +210,7 @@ func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Option
 		// An LP optimum involves no pruning: its objective is the bound.
 		slack := 0.0
 		if mip {
-			slack = math.Max(opts.AbsGap, opts.RelGap*(1+math.Abs(res.Objective-m.ObjectiveConstant())))
+			slack = math.Max(opts.AbsGap, relGap*(1+math.Abs(res.Objective-m.ObjectiveConstant())))
 		}
 		res.Bound = res.Objective - float64(m.Sense())*slack
 	}

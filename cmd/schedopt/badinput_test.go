@@ -94,3 +94,39 @@ func TestBadInputCorpusExitsTwo(t *testing.T) {
 		})
 	}
 }
+
+// Usage mistakes outside the instance corpus: each exits 2 with one line naming what
+// is wrong (docs/cli.md, Conventions), and writes nothing.
+func TestUsageMistakesExitTwoNamingTheCulprit(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	cases := []struct {
+		name string
+		args []string
+		want string // in the one line on stderr
+	}{
+		{"merge of an empty file", []string{"bench", "merge", "-o", merged, empty}, empty + ": holds no results"},
+		{"status with a Slurm directory that does not exist", []string{"bench", "status", filepath.Join(repo, "bench/specs/slurm-check.json"),
+			"--slurm-dir", filepath.Join(dir, "no-such-dir")}, "--slurm-dir: " + filepath.Join(dir, "no-such-dir") + " does not exist"},
+		{"status with a file as Slurm directory", []string{"bench", "status", filepath.Join(repo, "bench/specs/slurm-check.json"),
+			"--slurm-dir", empty}, "is not a directory"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := schedopt(t, c.args...)
+			if code != exitBadInput {
+				t.Fatalf("exit %d, want %d; stdout %q stderr %q", code, exitBadInput, out, errs)
+			}
+			if out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("stdout %q, stderr %q: want one line with %q", out, errs, c.want)
+			}
+		})
+	}
+	if _, err := os.Stat(merged); err == nil {
+		t.Errorf("merge wrote %s from no results", merged)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/bench/htmlreport"
 	"github.com/schedopt/schedopt/bench/plot"
 	"github.com/schedopt/schedopt/benchproc"
 	"github.com/schedopt/schedopt/domain"
@@ -77,7 +78,7 @@ func newBenchRunCmd(e *env, use string) *cobra.Command {
 		Use:   use,
 		Short: "Run a sweep of instances × backends × time limits × gaps",
 		Long: `bench runs the sweep a spec describes (see docs/bench.md and bench/specs/): every
-combination of instance, backend (highs, lpsolve, exact, heuristic:NAME or heuristic:*),
+combination of instance, backend (highs, lpsolve, cbc, exact, heuristic:NAME or heuristic:*),
 time limit, gap and repetition is one job. Jobs run on a pool of workers, one per core,
 with a live progress bar on stderr (plain progress lines when stderr is not a terminal).
 
@@ -96,7 +97,7 @@ that still have jobs without a result; schedopt bench status SPEC shows the prog
 malformed duration) fails before any job starts, with exit status 2.
 
 After the sweep the summary table is printed; --report DIR also writes the Markdown and
-CSV reports and the plots.`,
+CSV reports, the plots and report.html (all of them in one page for a browser).`,
 		Example: `  schedopt bench bench/specs/default.json --report out/
   schedopt bench bench/specs/dltmulti-6.4.json --time-scale 0.1 -o out/64.jsonl
   schedopt bench bench/specs/dltmulti-6.4.json --shard 2/4 -o out/64.part2.jsonl
@@ -199,7 +200,7 @@ CSV reports and the plots.`,
 	fl.StringVar(&shardStr, "shard", "", "run only part i of N of the jobs, e.g. 2/4")
 	fl.IntVar(&workers, "workers", 0, "jobs run at once (default: the number of cores)")
 	fl.Float64Var(&scale, "time-scale", 1, "multiply every time limit, e.g. 0.1 on a laptop")
-	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV) and plots to this directory")
+	fl.StringVar(&reportDir, "report", "", "also write the report (Markdown, CSV, HTML) and plots to this directory")
 	fl.BoolVar(&noPlots, "no-plots", false, "with --report, skip the plots")
 	fl.BoolVar(&strict, "strict", false, "exit with status 1 when any two answers disagree or any job failed")
 	fl.BoolVar(&inProcess, "in-process", false, "run model-file jobs in this process instead of one child process each (no per-job peak memory)")
@@ -231,8 +232,10 @@ func newBenchMergeCmd(e *env) *cobra.Command {
 		Long: `merge joins results files (for example the shards of one sweep) into one, with one
 record per job, sorted by job key. When a job appears twice, the record that did not fail
 is kept.`,
-		Example: `  schedopt bench merge -o out/all.jsonl out/spec.shard-1-of-2.jsonl out/spec.shard-2-of-2.jsonl`,
-		Args:    argsOf(cobra.MinimumNArgs(1)),
+		Example: `  schedopt bench bench/specs/default.json --shard 1/2
+  schedopt bench bench/specs/default.json --shard 2/2
+  schedopt bench merge -o out/all.jsonl out/default.shard-1-of-2.jsonl out/default.shard-2-of-2.jsonl`,
+		Args: argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("merge: -o OUT.jsonl is required")
@@ -286,9 +289,12 @@ func newBenchReportCmd(e *env) *cobra.Command {
               quartiles of the ratio (seed 004, Fig. 6.10); failed jobs
   report.csv  the same tables as CSV
   *.svg/*.png runtime vs m (log axes) and quality vs runtime, per method
+  report.html one self-contained page (no network, no script) with the tables of
+              report.md and every *.svg of DIR inline: open it in a browser
 It prints the per-backend table on stdout.`,
-		Example: `  schedopt bench report out/default.jsonl -o out/
-  schedopt bench report out/a.jsonl out/b.jsonl -o out/both --no-plots`,
+		Example: `  schedopt bench bench/specs/default.json
+  schedopt bench report out/default.jsonl -o out/
+  schedopt bench report out/default.shard-1-of-2.jsonl out/default.shard-2-of-2.jsonl -o out/both --no-plots`,
 		Args: argsOf(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var recs []*bench.Record
@@ -315,14 +321,15 @@ It prints the per-backend table on stdout.`,
 			return writeReport(e, rep, recs, dir, title, !noPlots)
 		},
 	}
-	cmd.Flags().StringVarP(&dir, "output", "o", "out", "directory for report.md, report.csv and the plots")
+	cmd.Flags().StringVarP(&dir, "output", "o", "out", "directory for report.md, report.csv, report.html and the plots")
 	cmd.Flags().StringVar(&title, "title", "", "title of the Markdown report")
 	cmd.Flags().BoolVar(&noPlots, "no-plots", false, "skip the plots")
 	cmd.Flags().Float64Var(&shift, "sgm-shift", bench.DefaultFileSGMShift, "shift in seconds of the shifted geometric means of the MPS/LP file-set section")
 	return cmd
 }
 
-// writeReport writes report.md, report.csv and the plots into dir.
+// writeReport writes report.md, report.csv, the plots and report.html (the Markdown
+// tables and every SVG of dir in one self-contained page) into dir.
 func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title string, plots bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -350,6 +357,11 @@ func writeReport(e *env, rep *bench.Report, recs []*bench.Record, dir, title str
 			written = append(written, files...)
 		}
 	}
+	page, err := htmlreport.WriteDir(dir)
+	if err != nil {
+		return fmt.Errorf("write the HTML report: %w", err)
+	}
+	written = append(written, page)
 	fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(written, ", "))
 	return nil
 }

@@ -34,7 +34,7 @@ It prints a Markdown table per backend and mode (wrong claims by kind, indefinit
 answers, solve time) and lists every wrong claim with its seed and index, so that it can
 be rebuilt with claims.GenerateAt. The exit status is 1 when a certified claim is wrong.`,
 		Example: `  schedopt claims --models 1000
-  schedopt claims --models 10000 --backends highs,lpsolve,cbc -o docs/claims-10k.md
+  schedopt claims --models 10000 --time-limit 2s --backends highs,lpsolve,cbc -o docs/claims-10k.md
   schedopt claims --models 200 --backends cbc --time-limit 2s --seed 7`,
 		Args: argsOf(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {

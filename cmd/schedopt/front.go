@@ -22,7 +22,7 @@ type FrontPoint struct {
 	T       float64  `json:"T"`
 	E       *float64 `json:"E"` // null when the solve found no schedule
 	Status  string   `json:"status"`
-	Gap     *float64 `json:"gap,omitempty"`
+	Gap     *float64 `json:"gap"` // relative; null when unknown (no schedule, an error)
 	Seconds float64  `json:"seconds"`
 	Sizes   []int    `json:"sizes,omitempty"`
 	Message string   `json:"message,omitempty"`
@@ -38,7 +38,7 @@ type FrontResult struct {
 	Backend     string       `json:"backend"`
 	Objective   string       `json:"objective"`
 	FixedLength *bool        `json:"fixed_length,omitempty"`
-	TMin        *float64     `json:"t_min,omitempty"`
+	TMin        *float64     `json:"t_min"` // T*; null when --from and --to were both given (no min-time solve)
 	Points      []FrontPoint `json:"points"`
 }
 
@@ -55,9 +55,11 @@ func newFrontCmd(e *env) *cobra.Command {
 
 dlt-single and dlt-multi: first the shortest schedule T* (min-time), then the minimum
 energy at deadlines T from --from (default T*) to --to (default 2·T*) in --steps equal
-steps (or every --step seconds), as the thesis's figures do. Each solve starts from the
-previous one's schedule (a MIP start). With --fixed-length (the default) the schedule
-length is exactly T; with --fixed-length=false it is at most T.
+steps (or every --step seconds), as the thesis's figures do. With --fixed-length (the
+default) the schedule length is exactly T; with --fixed-length=false it is at most T,
+and each solve starts from the previous one's schedule (a MIP start: a schedule that
+meets a deadline meets every later one; with a fixed length it would have the wrong
+length, so none is given).
 
 workload: the exact Pareto front of makespan and dynamic energy (or, with --total,
 static_power·makespan + dynamic energy).
@@ -286,7 +288,10 @@ func deadlineSweep(ctx context.Context, e *env, path string, data []byte, base k
 			pt.Status, pt.E, pt.Gap, pt.Message = res.Status, res.Objective, res.Gap, res.Message
 			pt.Seconds = res.Seconds.Build + res.Seconds.Solve
 			pt.Backend = res.Backend
-			if res.Values != nil {
+			// A schedule of length at most T meets every later deadline, so it is a
+			// valid start for the next solve; one of length exactly T is not (every
+			// such start was rejected), so fixed-length solves start cold.
+			if res.Values != nil && !fixed {
 				start = res.Values
 			}
 		}
@@ -334,7 +339,8 @@ func workloadFront(ctx context.Context, path string, data []byte, base kinds.Pro
 	}
 	for _, q := range sol.Front {
 		e := q.E
-		fr.Points = append(fr.Points, FrontPoint{T: q.T, E: &e, Status: res.Status, Sizes: q.Sizes})
+		// Every point carries the front's gap: 0 when every solve of it was proven.
+		fr.Points = append(fr.Points, FrontPoint{T: q.T, E: &e, Status: res.Status, Gap: res.Gap, Sizes: q.Sizes})
 	}
 	if len(fr.Points) == 0 {
 		return nil, fmt.Errorf("%s: the %s solve (%s) returned no front", path, obj, res.Status)

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/kinds/builtin"
 	"github.com/spf13/cobra"
@@ -74,11 +75,10 @@ func newGenKindCmd(e *env, g kinds.Generator) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			b, err := json.MarshalIndent(v, "", "  ")
+			b, err := encodeInstance(v, e.limits)
 			if err != nil {
-				return fmt.Errorf("gen %s: encode: %w", g.Kind, err)
+				return fmt.Errorf("gen %s: %w", g.Kind, err)
 			}
-			b = append(b, '\n')
 			// Check that what we wrote loads: a generator must never write bad input.
 			if _, err := builtin.Registry().Load(b, g.Kind); err != nil {
 				return fmt.Errorf("gen %s: the generated instance does not load: %w", g.Kind, err)
@@ -98,4 +98,30 @@ func newGenKindCmd(e *env, g kinds.Generator) *cobra.Command {
 	cmd.Flags().Int64Var(&seed, "seed", 1, "random seed")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output file (default: stdout)")
 	return cmd
+}
+
+// encodeInstance writes a generated instance as JSON that the other commands accept:
+// indented for people when that fits under the input size limit, compact when only
+// that fits (seed scale, e.g. 256 identical processors with 1250 points each: 33.5 MB
+// indented, 16.3 MB compact), and bad input naming the limit when neither fits, so
+// that gen never writes a file that solve, export and front then refuse.
+func encodeInstance(v any, limits kinds.Limits) ([]byte, error) {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	b = append(b, '\n')
+	if limits.MaxInputBytes <= 0 || int64(len(b)) <= limits.MaxInputBytes {
+		return b, nil
+	}
+	b, err = json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	b = append(b, '\n')
+	if int64(len(b)) > limits.MaxInputBytes {
+		return nil, domain.Errorf("", "the instance would have %d bytes (compact JSON), more than the input limit of %d that solve, export and front apply: use smaller sizes (or set %s=1 to lift the limit on purpose)",
+			len(b), limits.MaxInputBytes, kinds.NoLimitsEnv)
+	}
+	return b, nil
 }

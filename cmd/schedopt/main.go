@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -78,12 +79,21 @@ func displayPath(path string) string {
 
 // readInstance reads an instance file, or standard input for stdinArg, under e's
 // input size limit: a file's size is checked before it is read, stdin's while it is.
+// An MPS or LP model given where an instance belongs is bad input that names
+// solve-mps.
 func (e *env) readInstance(path string) ([]byte, error) {
 	if path != stdinArg {
 		if err := e.limits.CheckInput(path); err != nil {
 			return nil, err
 		}
-		return kinds.ReadFile(path)
+		data, err := kinds.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := notAModel(path, data); err != nil {
+			return nil, err
+		}
+		return data, nil
 	}
 	r := e.stdin
 	if e.limits.MaxInputBytes > 0 {
@@ -124,7 +134,13 @@ func (e *env) loadProblem(path string) (kinds.Problem, error) {
 // run executes the command line args and returns the exit status. Tests call it
 // in-process.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	e := &env{stdin: os.Stdin, stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
+	return runWithStdin(ctx, args, os.Stdin, stdout, stderr)
+}
+
+// runWithStdin is run with its standard input given (the examples test pipes one
+// command into the next).
+func runWithStdin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, stderrTTY: isTerminal(stderr), limits: kinds.LimitsFromEnv(os.Getenv)}
 	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetOut(stdout)
@@ -196,7 +212,7 @@ func newRoot(e *env) *cobra.Command {
 		Short: "Exact, energy-aware scheduling of parallel computations",
 		Long: `schedopt solves scheduling instances of six kinds (dlt-flat, dlt-single,
 dlt-multi, stencil, workload, partition) exactly: it formulates each as a MILP, solves it
-with HiGHS or lp_solve (or an exact combinatorial algorithm), decodes the schedule,
+with HiGHS, lp_solve or CBC (or an exact combinatorial algorithm), decodes the schedule,
 re-evaluates it with an independent simulator and cross-checks the optimum against an
 exact oracle. A result is never called optimal without the solver's proof.
 
@@ -228,4 +244,33 @@ func argsOf(check cobra.PositionalArgs) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// modelKeywords start an MPS file (NAME, ROWS, a comment) or a CPLEX LP file (its
+// objective section, or a comment).
+var modelKeywords = []string{"NAME", "ROWS", "*", "\\", "MINIMIZE", "MAXIMIZE", "MINIMISE", "MAXIMISE", "MINIMUM", "MAXIMUM", "MIN", "MAX"}
+
+// notAModel refuses an MPS or LP model given as an instance: a file named .mps or .lp
+// (optionally .gz), or one that does not start like JSON but like a model. The JSON
+// parser's own message ('invalid value "NA"') would not say what to do.
+func notAModel(path string, data []byte) error {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		return nil
+	}
+	ext := strings.ToLower(strings.TrimSuffix(path, ".gz"))
+	looks := strings.HasSuffix(ext, ".mps") || strings.HasSuffix(ext, ".lp")
+	if !looks && len(trimmed) > 0 {
+		first := strings.ToUpper(strings.Fields(string(trimmed[:min(len(trimmed), 64)]))[0])
+		for _, k := range modelKeywords {
+			if first == k || (k == "*" || k == "\\") && strings.HasPrefix(first, k) {
+				looks = true
+				break
+			}
+		}
+	}
+	if !looks {
+		return nil
+	}
+	return &domain.FieldError{File: path, Reason: "an MPS or LP model, not a JSON instance: solve it with schedopt solve-mps " + path}
 }

@@ -297,7 +297,7 @@ func TestBenchRunsMergesAndReports(t *testing.T) {
 	if len(lines) != 9 { // 3 instances × 3 backends
 		t.Errorf("%d result lines, want 9", len(lines))
 	}
-	for _, f := range []string{"report.md", "report.csv"} {
+	for _, f := range []string{"report.md", "report.csv", "report.html"} {
 		if _, err := os.Stat(filepath.Join(dir, "rep", f)); err != nil {
 			t.Errorf("report file %s: %v", f, err)
 		}
@@ -393,6 +393,43 @@ func TestFrontOfWorkloadIsSeed000Fig10(t *testing.T) {
 			}
 			if tm, ok := obj["t_min"].(float64); !ok || tm != 2 {
 				t.Errorf("t_min = %v, want 2", obj["t_min"])
+			}
+			for k := range pts {
+				if g, ok := pts[k].(map[string]any)["gap"].(float64); !ok || g != 0 {
+					t.Errorf("point %d: gap %v, want 0 (a proven front)", k, pts[k].(map[string]any)["gap"])
+				}
+			}
+		})
+	}
+}
+
+// The fields docs/cli.md lists for front --json are there: t_min (null when --from
+// and --to spare the min-time solve) and every point's gap; warm starts are given
+// only where they are valid (--fixed-length=false), so no start is rejected.
+func TestFrontJSONHasTheDocumentedFieldsAndValidStarts(t *testing.T) {
+	for _, fixed := range []string{"true", "false"} {
+		t.Run("fixed-length="+fixed, func(t *testing.T) {
+			code, out, errs := schedopt(t, "front", inst("dlt-multi-tiny-m3-n4.json"), "--from", "300", "--to", "400", "--step", "50",
+				"--fixed-length="+fixed, "--time-limit", "30s", "--json")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			obj := oneObject(t, out)
+			if v, ok := obj["t_min"]; !ok || v != nil {
+				t.Errorf("t_min = %v (present %v), want null", v, ok)
+			}
+			pts := obj["points"].([]any)
+			if len(pts) != 3 {
+				t.Fatalf("%d points, want 3", len(pts))
+			}
+			for _, p := range pts {
+				q := p.(map[string]any)
+				if _, ok := q["gap"].(float64); !ok || q["status"] != "optimal" {
+					t.Errorf("point %v: want optimal with a gap", q)
+				}
+				if msg, _ := q["message"].(string); strings.Contains(msg, "start rejected") {
+					t.Errorf("point T=%v: %s", q["T"], msg)
+				}
 			}
 		})
 	}

@@ -318,7 +318,7 @@ func runIsoenergy(ctx context.Context, e *env, f *isoenergyFlags, xScaleSet, ySc
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
+		fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(files, ", "))
 	}
 	if f.verify {
 		worst, err := verifyPoints(s, mp.Points)
@@ -455,7 +455,7 @@ func runFlatMap(ctx context.Context, e *env, f *isoenergyFlags, s isoline.Spec) 
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
+		fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(files, ", "))
 	}
 	return nil
 }
@@ -665,14 +665,14 @@ func runIsoefficiency(ctx context.Context, e *env, f *isoeffFlags) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "plot -> %s\n", strings.Join(files, ", "))
+		fmt.Fprintf(e.stderr, "wrote %s\n", strings.Join(files, ", "))
 		wrote = true
 	}
 	if f.tablePath != "" {
 		if err := writeFileWith(f.tablePath, func(w *os.File) error { return isoeff.WriteTable(w, res) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "table -> %s\n", f.tablePath)
+		fmt.Fprintf(e.stderr, "wrote %s\n", f.tablePath)
 	} else if !wrote {
 		return isoeff.WriteTable(e.stdout, res)
 	}
@@ -689,6 +689,6 @@ func writeGridCSV(e *env, f *isoenergyFlags, g isoline.Grid) error {
 	if err := writeFileWith(path, func(w *os.File) error { return isoline.WriteGridCSV(w, g) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "grid %d×%d -> %s\n", len(g.X), len(g.Y), path)
+	fmt.Fprintf(e.stderr, "wrote %s (grid %d×%d)\n", path, len(g.X), len(g.Y))
 	return nil
 }

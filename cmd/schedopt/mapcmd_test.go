@@ -214,3 +214,24 @@ func TestMapIsoenergyFlat(t *testing.T) {
 		t.Errorf("%d infeasible nodes, %d compared with the closed form; want some of each", nan, checked)
 	}
 }
+
+// The files map writes are messages for people: they go to stderr (docs/cli.md,
+// Conventions), and stdout keeps the map's own summary.
+func TestMapNamesTheFilesItWroteOnStderr(t *testing.T) {
+	dir := t.TempDir()
+	csv, svg := filepath.Join(dir, "mC.csv"), filepath.Join(dir, "mC.svg")
+	code, stdout, stderr := schedopt(t, "map", "isoenergy", "--x", "m", "--y", "C", "--samples", "40", "--grid", "8",
+		"--levels", "2.1e11,3e11", "--csv", csv, "--plot", svg)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if strings.Contains(stdout, svg) || strings.Contains(stdout, "wrote") {
+		t.Errorf("stdout names the plot: %q", stdout)
+	}
+	if !strings.Contains(stderr, "wrote "+svg) {
+		t.Errorf("stderr does not name the plot: %q", stderr)
+	}
+	if _, err := os.Stat(svg); err != nil {
+		t.Errorf("no plot: %v", err)
+	}
+}

@@ -72,7 +72,15 @@ func newMultinodeCmd(e *env) *cobra.Command {
 7-point block grid with LB (random and IJK), DM, MM and NA, takes the shortest of their
 makespans as the deadline t^d, runs Task Movement (the tabu search with move, swap and arc
 neighbourhoods) from each of the four, and prints the tables' columns for every row together
-with a lower bound on the energy of any mapping meeting t^d and TM's gap to it.`,
+with a lower bound on the energy of any mapping meeting t^d and TM's gap to it.
+
+What bounds the time: per system, four Task Movement runs (six with --extra-start), each
+stopped at --tm-time (or --iterations), plus the lower bound on the energy, which has no
+limit of its own (about 15 s of CPU on the thesis grid, under 1 s on the published one), plus
+a few seconds for the simple heuristics and the deadline. So --system fattree --tm-time
+20s takes about 100 s, and --system all about three times as long. --no-tm skips the
+search, a smaller --grid shortens everything. Each stage is reported on stderr as it
+starts and ends.`,
 		Example: `  schedopt multinode --system fattree --tm-time 30s
   schedopt multinode --system all --grid published --rounds delta --tm-time 20s --json
   schedopt multinode --system torus --no-tm --instance-out torus.json`,
@@ -85,7 +93,7 @@ with a lower bound on the energy of any mapping meeting t^d and TM's gap to it.`
 	fs.StringVar(&f.systems, "system", "all", "fattree, dragonfly, torus, or all (comma list)")
 	fs.StringVar(&f.grid, "grid", "thesis", "thesis (32x16x16, Table 7.1's 8192 blocks), published (16x8x8, what the printed rows were computed on) or NXxNYxNZ")
 	fs.StringVar(&f.rounds, "rounds", "bound", "round count of deadlines and TM: bound (min(Δ+μ, ⌊3Δ/2⌋), an upper bound on χ') or delta (Δ, as the printed rows)")
-	fs.DurationVar(&f.tmTime, "tm-time", 30*time.Second, "time limit of each Task Movement run (four per system)")
+	fs.DurationVar(&f.tmTime, "tm-time", 30*time.Second, "time limit of each Task Movement run (four per system, six with --extra-start): this bounds the total time")
 	fs.IntVar(&f.iterations, "iterations", 1<<30, "iteration limit of each Task Movement run")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of LB random and of the tabu search")
 	fs.BoolVar(&f.jsonOut, "json", false, "print JSON instead of a Markdown table")
@@ -138,7 +146,10 @@ func runMultinode(ctx context.Context, e *env, f multinodeFlags) error {
 		if err != nil {
 			return usagef("--system: %v", err)
 		}
-		out, in, err := multinodeSystem(ctx, sys, g, rule, f)
+		say := func(format string, args ...any) {
+			fmt.Fprintf(e.stderr, "multinode: %s: "+format+"\n", append([]any{sys.Name}, args...)...)
+		}
+		out, in, err := multinodeSystem(ctx, sys, g, rule, f, say)
 		if err != nil && ctx.Err() != nil {
 			// Stopped by a signal: print what this system has so far (the earlier
 			// systems are printed already, or go into the JSON), then exit 1.
@@ -177,8 +188,8 @@ func runMultinode(ctx context.Context, e *env, f multinodeFlags) error {
 }
 
 // multinodeSystem runs one system: the simple heuristics, the deadline, TM from each
-// start, the bound.
-func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rule hst.RoundsRule, f multinodeFlags) (multinodeOut, *dst.Instance, error) {
+// start, the bound. say reports each stage (stderr).
+func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rule hst.RoundsRule, f multinodeFlags, say func(string, ...any)) (multinodeOut, *dst.Instance, error) {
 	in := sys.Instance(g, 1)
 	out := multinodeOut{System: sys.Name + " (" + sys.Topology + ")", Grid: g, Rounds: rule.String(), Best: -1,
 		Procs: len(sys.Procs)}
@@ -199,6 +210,7 @@ func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rul
 		return multinodeRow{System: sys.Name, Heuristic: name, Report: rep, Colours: int64(col.Colours()), Deadline: td, Seconds: secs}, nil
 	}
 	t0 := time.Now()
+	say("%d processors, %d blocks: the simple heuristics (LB, DM, MM, NA) and the deadline t^d", len(sys.Procs), g.NX*g.NY*g.NZ)
 	rd, err := hst.LoadBalancing(in, hst.Random, f.seed)
 	if err != nil {
 		return out, nil, err
@@ -218,6 +230,7 @@ func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rul
 	}
 	in.Deadline = td
 	out.Deadline = td
+	say("t^d = %.4e s (%.1f s)", td, time.Since(t0).Seconds())
 	if f.extra {
 		// Beyond the thesis: LB with slabs across the longest axis, searched under the
 		// same deadline (it does not set it).
@@ -256,6 +269,7 @@ func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rul
 	}
 	if !f.noTM {
 		for i, s := range starts {
+			say("Task Movement %d/%d from %s (at most %v)...", i+1, len(starts), s.Name, f.tmTime)
 			a, st, err := hst.Search(ctx, in, s.Assign, hst.TMOptions{Iterations: f.iterations, TimeLimit: f.tmTime,
 				Seed: f.seed + uint64(i), Rounds: rule})
 			if err != nil {
@@ -266,6 +280,8 @@ func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rul
 				return out, nil, err
 			}
 			r.Stats = &st
+			say("Task Movement %d/%d from %s: e^s = %.1f J, deadline met: %v, %d iterations in %.1f s",
+				i+1, len(starts), s.Name, r.Report.E, r.Report.MeetsDeadline, st.Iterations, st.Elapsed.Seconds())
 			out.Rows = append(out.Rows, r)
 			switch {
 			case i >= 4:
@@ -275,11 +291,14 @@ func multinodeSystem(ctx context.Context, sys *multinode.System, g dst.Grid, rul
 			}
 		}
 	}
+	t1 := time.Now()
+	say("the lower bound on the energy...")
 	b, err := multinode.LowerBound(ctx, sys, in, g)
 	if err != nil {
 		return out, nil, err
 	}
 	out.Bound = b
+	say("lower bound %.2f J (%.1f s); %.1f s in all", b.E, time.Since(t1).Seconds(), time.Since(t0).Seconds())
 	return out, in, nil
 }
 

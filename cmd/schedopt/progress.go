@@ -15,25 +15,35 @@ import (
 const progressLineEvery = 10 * time.Second
 
 // progress reports a sweep's progress on stderr: a live bar on a terminal, otherwise
-// a line at most every progressLineEvery (and one per failure).
+// a line every progressLineEvery, whether or not a job finished meanwhile (and one per
+// failure, and one at the end).
 type progress struct {
-	w        io.Writer
-	tty      bool
-	bar      *progressbar.ProgressBar
-	mu       sync.Mutex
-	total    int
-	done     int
-	failed   int
-	start    time.Time
-	lastLine time.Time
+	w      io.Writer
+	tty    bool
+	bar    *progressbar.ProgressBar
+	mu     sync.Mutex
+	total  int
+	done   int
+	failed int
+	start  time.Time
+	// ticker makes the clock of the progress lines: a time.Ticker of
+	// progressLineEvery, or the test's own channel.
+	ticker func() (ticks <-chan time.Time, stop func())
+	quit   chan struct{}
+	wg     sync.WaitGroup
 }
 
-func newProgress(w io.Writer, tty bool) *progress { return &progress{w: w, tty: tty} }
+func newProgress(w io.Writer, tty bool) *progress {
+	return &progress{w: w, tty: tty, ticker: func() (<-chan time.Time, func()) {
+		t := time.NewTicker(progressLineEvery)
+		return t.C, t.Stop
+	}}
+}
 
 func (p *progress) Start(todo, skipped int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.start, p.lastLine = todo, time.Now(), time.Now()
+	p.total, p.start = todo, time.Now()
 	if skipped > 0 {
 		fmt.Fprintf(p.w, "resuming: %d job(s) already done, %d to run\n", skipped, todo)
 	} else {
@@ -51,6 +61,27 @@ func (p *progress) Start(todo, skipped int) {
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionSetRenderBlankState(true),
 		)
+	}
+	if !p.tty && todo > 0 && p.ticker != nil {
+		ticks, stop := p.ticker()
+		p.quit = make(chan struct{})
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			defer stop()
+			for {
+				select {
+				case <-p.quit:
+					return
+				case <-ticks:
+					p.mu.Lock()
+					if p.done < p.total {
+						fmt.Fprintf(p.w, "%s\n", p.line())
+					}
+					p.mu.Unlock()
+				}
+			}
+		}()
 	}
 }
 
@@ -73,8 +104,7 @@ func (p *progress) Done(r *bench.Record) {
 	if r.Failed() {
 		fmt.Fprintf(p.w, "FAILED %s on %s: %s\n", r.Instance, r.Backend, oneLine(r.Error))
 	}
-	if time.Since(p.lastLine) >= progressLineEvery || p.done == p.total {
-		p.lastLine = time.Now()
+	if p.done == p.total {
 		fmt.Fprintf(p.w, "%s\n", p.line())
 	}
 }
@@ -90,7 +120,14 @@ func (p *progress) line() string {
 	return fmt.Sprintf("%d/%d done, %d failed, elapsed %s, ETA %s", p.done, p.total, p.failed, el.Round(time.Second), eta)
 }
 
+// Finish stops the progress lines (and waits until the last one is written) and
+// closes the bar.
 func (p *progress) Finish() {
+	if p.quit != nil {
+		close(p.quit)
+		p.wg.Wait()
+		p.quit = nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {

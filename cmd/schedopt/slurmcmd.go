@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -337,6 +339,16 @@ the one results file (-o).`,
 			}
 			if dir == "" {
 				dir = defaultSlurmDir(out)
+			} else if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+				// A directory named on purpose must exist: counting every job missing
+				// in a directory that is not there hides a typo.
+				if err == nil {
+					return usagef("--slurm-dir: %s is not a directory", dir)
+				}
+				if errors.Is(err, fs.ErrNotExist) {
+					return usagef("--slurm-dir: %s does not exist", dir)
+				}
+				return usagef("--slurm-dir: %v", err)
 			}
 			st, err := slurm.LoadState(dir)
 			if err != nil {

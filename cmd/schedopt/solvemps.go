@@ -53,10 +53,9 @@ A malformed file, an unknown section, a quadratic section (QUADOBJ, QSECTION, QM
 QCMATRIX) or LP term ([ ... ]), a NaN, a coefficient of magnitude 1e15 or more, or a
 missing file is bad
 input: exit status 2 with one line naming the file, the line, and the reason.`,
-		Example: `  schedopt solve-mps model.mps
-  schedopt solve-mps model.mps --backend lpsolve --time-limit 30s --json
-  schedopt solve-mps model.mps --backend auto --threads 2
-  schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps
+		Example: `  schedopt export instances/workload-small.json --format mps -o w.mps && schedopt solve-mps w.mps
+  schedopt solve-mps w.mps --backend lpsolve --time-limit 30s --json
+  schedopt solve-mps w.mps --backend auto --threads 2
   schedopt export instances/workload-small.json --format lp -o w.lp && schedopt solve-lp w.lp`,
 		Args: argsOf(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {

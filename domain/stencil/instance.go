@@ -1,7 +1,6 @@
 package stencil
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"sort"
@@ -86,22 +85,6 @@ func Parse(data []byte) (*Instance, error) {
 		return nil, err
 	}
 	return &in, nil
-}
-
-func jsonError(err error) error {
-	var te *json.UnmarshalTypeError
-	if ok := asType(err, &te); ok {
-		return domain.Errorf(te.Field, "must be a %s, got %s", te.Type, te.Value)
-	}
-	return domain.Errorf("", "invalid JSON: %v", err)
-}
-
-func asType(err error, target **json.UnmarshalTypeError) bool {
-	te, ok := err.(*json.UnmarshalTypeError)
-	if ok {
-		*target = te
-	}
-	return ok
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

@@ -394,9 +394,3 @@ func TestPartitionCaseStudyPredictions(t *testing.T) {
 
 // testKinds is a registry of this package's kinds, for the tests that load JSON.
 func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
-
-// mustLoad loads a sample instance of this package's kinds.
-func mustLoad(t *testing.T, name string) kinds.Problem {
-	t.Helper()
-	return kindtest.MustLoad(t, name, Kind())
-}

@@ -19,7 +19,6 @@ import (
 	"github.com/schedopt/schedopt/domain"
 	dst "github.com/schedopt/schedopt/domain/stencil"
 	"github.com/schedopt/schedopt/kinds"
-	"github.com/schedopt/schedopt/kinds/kindtest"
 	"github.com/schedopt/schedopt/solve"
 )
 
@@ -282,9 +281,3 @@ func TestStencilGeneratorWritesTheSeedInstances(t *testing.T) {
 
 // testKinds is a registry of this package's kinds, for the tests that load JSON.
 func testKinds() *kinds.Registry { return kinds.NewRegistry(Kind()) }
-
-// mustLoad loads a sample instance of this package's kinds.
-func mustLoad(t *testing.T, name string) kinds.Problem {
-	t.Helper()
-	return kindtest.MustLoad(t, name, Kind())
-}
