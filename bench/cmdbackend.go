@@ -107,9 +107,12 @@ func (CommandLine) RunFile(ctx context.Context, job FileJob) (FileOutcome, error
 
 // permColName and permRowName name the columns and rows of a permuted file: the
 // model writer keeps such names as they are (it rewrites names that start with a
-// digit, for instance), so the program's answer maps back by them.
-func permColName(j int) string { return "C" + strconv.Itoa(j) }
-func permRowName(i int) string { return "R" + strconv.Itoa(i) }
+// digit, for instance), so the program's answer maps back by them. They are at
+// least four characters long: CBC 2.10's reader (CoinMpsIO) guesses fixed format
+// from a free-format line such as "    C0  obj  2700", whose two-character name
+// puts the fields at fixed-format positions, and refuses it ("Bad image").
+func permColName(j int) string { return "col" + strconv.Itoa(j) }
+func permRowName(i int) string { return "row" + strconv.Itoa(i) }
 
 // permutedFile writes the job's permutation of m as a free MPS file in a temporary
 // directory, for a program to read, with the columns and rows named by their
