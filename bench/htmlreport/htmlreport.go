@@ -150,8 +150,9 @@ figcaption{font-size:.85em;color:#555}
 `
 
 // Write renders p as one HTML document: the Markdown (raw HTML in it is dropped, not
-// passed through) followed by the figures, sorted by SortFigures, each inlined as an
-// <svg> element. An SVG with a script or an event handler is refused (ErrUnsafeSVG).
+// passed through), where an image that names one of the figures becomes that figure,
+// followed by the other figures, sorted by SortFigures, each inlined as an <svg>
+// element. An SVG with a script or an event handler is refused (ErrUnsafeSVG).
 func Write(w io.Writer, p *Page) error {
 	var body bytes.Buffer
 	md := goldmark.New(goldmark.WithExtensions(extension.Table))
@@ -178,13 +179,35 @@ func Write(w io.Writer, p *Page) error {
 	// No network: a page that asks for nothing from elsewhere, and says so to the browser.
 	b.WriteString("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", html.EscapeString(title), style)
-	b.Write(body.Bytes())
-	if len(figs) > 0 {
-		b.WriteString("<h2 id=\"figures\">Figures</h2>\n")
-	}
-	for i, f := range figs {
-		fmt.Fprintf(&b, "<figure id=\"%s\">\n%s\n<figcaption>%s</figcaption>\n</figure>\n",
+	figure := func(i int) string {
+		f := figs[i]
+		return fmt.Sprintf("<figure id=\"%s\">\n%s\n<figcaption>%s</figcaption>\n</figure>\n",
 			html.EscapeString(strings.TrimSuffix(f.Name, filepath.Ext(f.Name))), inlined[i], html.EscapeString(f.Name))
+	}
+	// An image the Markdown links to (report.md shows the performance profile where it
+	// discusses it) becomes that figure, inline in its place: the page loads no file.
+	placed := make([]bool, len(figs))
+	text := imgRe.ReplaceAllStringFunc(body.String(), func(tag string) string {
+		src := html.UnescapeString(imgRe.FindStringSubmatch(tag)[1])
+		for i, f := range figs {
+			if f.Name == src && !placed[i] {
+				placed[i] = true
+				return figure(i)
+			}
+		}
+		return tag
+	})
+	b.WriteString(text)
+	heading := false
+	for i := range figs {
+		if placed[i] {
+			continue
+		}
+		if !heading {
+			b.WriteString("<h2 id=\"figures\">Figures</h2>\n")
+			heading = true
+		}
+		b.WriteString(figure(i))
 	}
 	b.WriteString("</body>\n</html>\n")
 	_, err := w.Write(b.Bytes())
@@ -193,6 +216,9 @@ func Write(w io.Writer, p *Page) error {
 
 var (
 	headingRe = regexp.MustCompile(`(?m)^#{1,6}[ \t]+(.+?)[ \t#]*$`)
+	// imgRe finds the <img> elements goldmark renders for Markdown images (an image
+	// alone in its paragraph included), with the file name they load.
+	imgRe = regexp.MustCompile(`(?:<p>)?<img src="([^"]*)"[^>]*>(?:</p>)?`)
 	// unsafeRe finds what could run code in an SVG: script elements, event handler
 	// attributes, javascript: URLs, and foreignObject (HTML inside the SVG).
 	unsafeRe = regexp.MustCompile(`(?i)<\s*script|\son[a-z]+\s*=|javascript:|<\s*foreignObject`)

@@ -119,3 +119,28 @@ func TestFromDirReadsTheMarkdownAndEverySVG(t *testing.T) {
 		t.Errorf("a directory without report.md: %v", err)
 	}
 }
+
+func TestWriteInlinesALinkedFigureWhereTheMarkdownShowsIt(t *testing.T) {
+	md := "# R\n\n## Profile\n\n![performance profile](performance_profile.svg)\n\nafter the plot\n\n![elsewhere](missing.svg)\n"
+	var b bytes.Buffer
+	err := htmlreport.Write(&b, &htmlreport.Page{Markdown: []byte(md), Figures: []htmlreport.Figure{
+		{Name: "performance_profile.svg", SVG: []byte(svgDoc)}, {Name: "other.svg", SVG: []byte(svgDoc)},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, `<img src="performance_profile.svg"`) {
+		t.Errorf("the linked figure is still an <img> that loads a file")
+	}
+	prof, after, figs := strings.Index(page, "<figcaption>performance_profile.svg"), strings.Index(page, "after the plot"), strings.Index(page, `id="figures"`)
+	if prof < 0 || after < 0 || prof > after {
+		t.Errorf("the linked figure is not in its place (figure at %d, text after it at %d)", prof, after)
+	}
+	if figs < after || !strings.Contains(page[figs:], "<figcaption>other.svg") {
+		t.Errorf("the unlinked figure is not in the Figures section")
+	}
+	if n := strings.Count(page, "<svg"); n != 2 {
+		t.Errorf("%d <svg> elements, want 2 (each figure once)", n)
+	}
+}
