@@ -29,6 +29,8 @@ type Options struct {
 	Threads int
 	// NoCuts leaves out the sequencing cuts of the node LPs (for comparison).
 	NoCuts bool
+	// NoTighten leaves out the node load bounds of tightenLoads (for comparison).
+	NoTighten bool
 	// Log, when set, receives one progress line every LogEvery.
 	Log      io.Writer
 	LogEvery time.Duration
@@ -143,14 +145,15 @@ const maxCutRounds = 8
 // subset of that order, and of the machines with S_i >= θ for every θ. ok is false
 // when the LP is infeasible. cuts are the subsets the final LP holds.
 func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
-	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms)
+	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms, nil)
 	s.res.LPs += lps
 	return x, bound, cuts, ok, err
 }
 
 // solveCounted is solve without touching the result: it also returns the number of
 // LPs it ran, and is safe to call from several goroutines.
-func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+// lb are the node's load bounds (tightenLoads; nil: the search's).
+func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *loads) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -161,7 +164,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x [
 		}
 	}
 	for round := 0; ; round++ {
-		nl := s.rx.build(seq, cuts, ms)
+		nl := s.rx.buildWith(seq, cuts, ms, lb)
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -178,19 +181,16 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x [
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
 			return x, bound, cuts, true, lps, nil
 		}
-		if !s.separate(seq, nl, x, &cuts, ms) {
+		if !s.separate(seq, nl, x, &cuts) {
 			return x, bound, cuts, true, lps, nil
 		}
 	}
 }
 
 // separate appends the violated sequencing cuts at x to cuts.
-func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int, set *machineSet) bool {
+func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
 	in := s.in
-	alphaMin := s.rx.alphaMin
-	if set != nil {
-		alphaMin = set.alphaMin
-	}
+	alphaMin := nl.alphaMin
 	var ms []int
 	for i := range nl.s {
 		ms = append(ms, i)
@@ -311,6 +311,7 @@ type child struct {
 	x     []float64
 	bound float64
 	cuts  [][]int
+	lb    *loads // the parent's load bounds (tightenLoads), nil for none
 	ok    bool
 	err   error
 }
@@ -328,7 +329,7 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 			defer wg.Done()
 			for k := range work {
 				c := &kids[k]
-				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms)
+				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms, c.lb)
 			}
 		}()
 	}
@@ -410,6 +411,8 @@ type item struct {
 	bound float64
 	cuts  [][]int
 	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
+	lb    *loads      // load bounds of the subtree (tightenLoads), nil for none yet
+	tight bool        // lb and bound are this node's own (tightenLoads ran on it)
 }
 
 type queue []item
@@ -435,13 +438,13 @@ func (s *search) run(ctx context.Context) error {
 	}
 	q := &queue{}
 	if ok {
-		heap.Push(q, item{nil, b0, cuts0, ms0})
+		heap.Push(q, item{seq: nil, bound: b0, cuts: cuts0, ms: ms0})
 	}
 	if s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.Objective, s.rx.forced)
 	}
 	if ok && s.res.Objective > b0*(1+diveGap) {
-		if d, err := s.dive(ctx, item{nil, b0, cuts0, ms0}); err != nil {
+		if d, err := s.dive(ctx, item{seq: nil, bound: b0, cuts: cuts0, ms: ms0}); err != nil {
 			return err
 		} else if d {
 			s.retarget()
@@ -458,6 +461,17 @@ func (s *search) run(ctx context.Context) error {
 			return nil
 		}
 		heap.Pop(q)
+		if top.ms.complete(in.M()) && !top.tight && !s.opt.NoTighten && s.rx.energy == nil && len(top.seq) > 0 {
+			// Tighten the node's load bounds and re-bound it before its children are
+			// solved; it goes back to the queue with its new bound (or is pruned).
+			t, pruned := s.tighten(top)
+			if pruned {
+				s.res.Pruned++
+			} else {
+				heap.Push(q, t)
+			}
+			continue
+		}
 		s.res.Nodes++
 		if s.opt.Log != nil && s.opt.LogEvery > 0 && time.Since(last) >= s.opt.LogEvery {
 			last = time.Now()
@@ -476,11 +490,11 @@ func (s *search) run(ctx context.Context) error {
 				switch {
 				case k.err != nil:
 					s.res.Failed++
-					heap.Push(q, item{k.seq, top.bound, top.cuts, k.ms})
+					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: k.ms})
 				case !k.ok || k.bound >= s.target():
 					s.res.Pruned++
 				default:
-					heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, k.ms})
+					heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: k.ms})
 				}
 			}
 			continue
@@ -496,7 +510,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			kids = append(kids, child{seq: seq, ms: top.ms})
+			kids = append(kids, child{seq: seq, ms: top.ms, lb: top.lb})
 		}
 		s.evaluate(kids, top.cuts)
 		improved := false
@@ -516,7 +530,7 @@ func (s *search) run(ctx context.Context) error {
 				if p+1 == in.N {
 					s.failedBound = math.Min(s.failedBound, top.bound)
 				} else {
-					heap.Push(q, item{k.seq, top.bound, top.cuts, top.ms})
+					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: top.lb})
 				}
 				continue
 			}
@@ -534,7 +548,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, top.ms})
+			heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: top.lb})
 		}
 		if improved {
 			if !s.opt.NoLocalSearch {
