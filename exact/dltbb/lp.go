@@ -162,8 +162,43 @@ type nodeLP struct {
 	cuts  [][]int     // the sequencing cuts it holds (subsets of unserved machines)
 	konst float64     // constant added to the LP's objective (min-energy)
 	beta  int         // the column of β_0 (β_i is beta + i), -1 at a leaf
-	// alphaMin are the load bounds its sequencing cuts use (seqCut).
+	// alphaMin are the load bounds its sequencing cuts use (seqCut), spare the
+	// number of machines among the unserved forced ones that may receive more than
+	// one suffix message.
 	alphaMin []float64
+	spare    int
+}
+
+// neededUnforced returns a lower bound on the number of unserved machines that are
+// not forced (and allowed by ms) but receive load in every completion of seq shorter
+// than the target: each machine's whole load is at most β̄_i (its capacity at the
+// target, as setTarget computes it), the loads add up to V, so the unserved unforced
+// machines that take load must cover V − Σ β̄_k over the other (served or forced,
+// allowed) machines, which needs at least as many of them as the largest β̄_i do.
+// Each of them takes a suffix message of its own, which the count of the sequencing
+// cuts (seqCut's spare) can leave out.
+func (r *relax) neededUnforced(seq []int, forced []bool, ms *machineSet) int {
+	deficit := r.in.V
+	var free []float64
+	for i := range r.m {
+		switch {
+		case ms != nil && !ms.allowed[i]:
+		case forced[i] || r.served(seq, i):
+			deficit -= r.betaMax[i]
+		default:
+			free = append(free, r.betaMax[i])
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(free)))
+	u := 0
+	for _, c := range free {
+		if deficit <= r.in.V*1e-9 {
+			break
+		}
+		deficit -= c
+		u++
+	}
+	return u
 }
 
 // build returns the LP of the node with prefix seq (len(seq) == n: the exact LP of
@@ -383,8 +418,9 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		if len(count) > 0 {
 			add(le, countRHS, count...)
 		}
+		cutSpare := rem - nForced - r.neededUnforced(seq, forced, ms)
 		for _, A := range cuts {
-			lam, rhs, ok := r.seqCut(A, rem-nForced, alphaMin)
+			lam, rhs, ok := r.seqCut(A, cutSpare, alphaMin)
 			if !ok {
 				continue
 			}
@@ -430,6 +466,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 	if suffix {
 		nl.tp = Tj(p)
 		nl.beta = Beta(0)
+		nl.spare = rem - nForced - r.neededUnforced(seq, forced, ms)
 	}
 	if em != nil {
 		cols := energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol}

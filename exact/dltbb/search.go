@@ -31,6 +31,10 @@ type Options struct {
 	NoCuts bool
 	// NoTighten leaves out the node load bounds of tightenLoads (for comparison).
 	NoTighten bool
+	// MaxNodes, when positive, stops the search after that many node expansions,
+	// as a time limit does (best schedule and bound so far): a fixed amount of work
+	// for benchmarks, which a time limit on a shared machine is not.
+	MaxNodes int
 	// Log, when set, receives one progress line every LogEvery.
 	Log      io.Writer
 	LogEvery time.Duration
@@ -198,7 +202,7 @@ func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) boo
 	sort.Slice(ms, func(a, b int) bool {
 		return x[nl.s[ms[a]]] < x[nl.s[ms[b]]] || x[nl.s[ms[a]]] == x[nl.s[ms[b]]] && ms[a] < ms[b]
 	})
-	spare := in.N - len(seq) - len(nl.s)
+	spare := nl.spare
 	violated := func(A []int) bool {
 		lam, rhs, ok := s.rx.seqCut(A, spare, alphaMin)
 		if !ok {
@@ -319,28 +323,43 @@ type child struct {
 // evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
 // and the solver are only read meanwhile; the LP count is summed afterwards.
 func (s *search) evaluate(kids []child, cuts [][]int) {
-	threads := max(1, s.opt.Threads)
 	counts := make([]int, len(kids))
+	s.parallel(len(kids), func(k int) {
+		c := &kids[k]
+		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms, c.lb)
+	})
+	for _, c := range counts {
+		s.res.LPs += c
+	}
+}
+
+// parallel runs do(0), ..., do(count−1) on up to Options.Threads goroutines and
+// returns when all are done. Each do(k) may write only its own results; the search
+// reads them afterwards in index order, so the tree does not depend on the threads.
+func (s *search) parallel(count int, do func(k int)) {
+	threads := min(max(1, s.opt.Threads), count)
+	if threads <= 1 {
+		for k := range count {
+			do(k)
+		}
+		return
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(threads, len(kids)) {
+	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := range work {
-				c := &kids[k]
-				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms, c.lb)
+				do(k)
 			}
 		}()
 	}
-	for k := range kids {
+	for k := range count {
 		work <- k
 	}
 	close(work)
 	wg.Wait()
-	for _, c := range counts {
-		s.res.LPs += c
-	}
 }
 
 // improve is a best-improvement local search from the incumbent's sequence over its
@@ -456,7 +475,7 @@ func (s *search) run(ctx context.Context) error {
 		if top.bound >= s.target() {
 			break
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || s.opt.MaxNodes > 0 && s.res.Nodes >= s.opt.MaxNodes {
 			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lowerBound()), s.res.Objective), s.failedBound)
 			return nil
 		}

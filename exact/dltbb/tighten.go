@@ -50,37 +50,38 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	if r.energy != nil || len(seq) >= r.n || math.IsInf(target, 1) {
 		return out, 0, true
 	}
-	// bound returns the solver's bound on min sign·β_i over the node LP with
-	// T <= target, and false when the LP is infeasible.
-	bound := func(i int, sign float64) (float64, bool) {
-		nl := r.buildWith(seq, cuts, ms, out)
+	// One LP per machine, all from the same node LP (so that they can run on
+	// Options.Threads goroutines and the bounds do not depend on the order): min −β_i
+	// subject to the node's rows and T <= target.
+	nl := r.buildWith(seq, cuts, ms, out)
+	var todo []int
+	for i := range r.m {
+		if out.max[i] > minBetaMax {
+			todo = append(todo, i)
+		}
+	}
+	obj := make([]float64, len(todo))
+	errs := make([]error, len(todo))
+	s.parallel(len(todo), func(k int) {
 		lp := *nl.lp
 		lp.C = make([]float64, len(nl.lp.C))
-		lp.C[nl.beta+i] = sign
+		lp.C[nl.beta+todo[k]] = -1
 		row := make([]float64, len(lp.C))
 		row[nl.T] = 1
 		lp.Rows = append(lp.Rows[:len(lp.Rows):len(lp.Rows)], row)
 		lp.Rel = append(lp.Rel[:len(lp.Rel):len(lp.Rel)], le)
 		lp.B = append(lp.B[:len(lp.B):len(lp.B)], target)
-		lps++
-		_, obj, err := s.solver(&lp)
+		_, obj[k], errs[k] = s.solver(&lp)
+	})
+	lps = len(todo)
+	for k, i := range todo {
 		switch {
-		case errors.Is(err, ErrInfeasible):
-			return 0, false
-		case err != nil:
-			return math.Inf(-1), true // no answer: no bound
-		}
-		return obj, true
-	}
-	for i := range r.m {
-		if out.max[i] <= minBetaMax {
-			continue
-		}
-		b, feasible := bound(i, -1)
-		if !feasible {
+		case errors.Is(errs[k], ErrInfeasible):
 			return out, lps, false
+		case errs[k] != nil:
+			continue // no answer: the bound stays
 		}
-		out.max[i] = math.Max(0, math.Min(out.max[i], -b+loadSlack*r.in.V))
+		out.max[i] = math.Max(0, math.Min(out.max[i], -obj[k]+loadSlack*r.in.V))
 	}
 	return out, lps, true
 }
