@@ -588,8 +588,13 @@ func (s *search) run(ctx context.Context) error {
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
 		// only decreases: the optimum is >= the current target.
+		// A min-time node bound above the target is not a bound on its subtree: its
+		// forced machines, load bounds, cut lengths and column bounds hold only for
+		// schedules shorter than the target, and a completion between the target and
+		// that bound is not ruled out. Min-energy node bounds do not depend on the
+		// target (they follow from the deadline), so the smallest open one holds.
 		s.res.Bound = s.target()
-		if q.Len() > 0 {
+		if q.Len() > 0 && s.rx.energy != nil {
 			s.res.Bound = math.Min(s.res.Objective, math.Max(s.res.Bound, (*q)[0].bound))
 		}
 	}
