@@ -57,13 +57,13 @@ func certifiedSimplex(p *LP) ([]float64, float64, error) {
 	return s.X, math.Min(s.Obj, DualBound(p, s.Y)), nil
 }
 
-// genStarts returns the §6.4 generator's instance (m = 10, n = 12, V = 24000 MB, the
-// CLI's defaults) of seed and the online heuristics' machine orders as starts, as
+// genInstance returns the §6.4 generator's instance (m machines, n = 12, V = 24000 MB,
+// the CLI's defaults) of seed and the online heuristics' machine orders as starts, as
 // kinds/dltmulti passes them to Solve.
-func genStarts(b *testing.B, seed uint64) (*dm.Instance, [][]int) {
-	in, err := dm.Generate(dm.GenConfig{M: 10, N: 12, V: 24000, P0N: 100, Seed: seed})
+func genInstance(tb testing.TB, m int, seed uint64) (*dm.Instance, [][]int) {
+	in, err := dm.Generate(dm.GenConfig{M: m, N: 12, V: 24000, P0N: 100, Seed: seed})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	seen := map[string]bool{}
 	var starts [][]int
@@ -91,7 +91,7 @@ func genStarts(b *testing.B, seed uint64) (*dm.Instance, [][]int) {
 // reports the nodes, LPs and the gap reached, so that benchstat shows a change in the
 // work or in the bound as well as in the time.
 func benchSeed(b *testing.B, seed uint64, maxNodes int) {
-	in, starts := genStarts(b, seed)
+	in, starts := genInstance(b, 10, seed)
 	for _, no := range []bool{false, true} {
 		name := "tighten"
 		if no {
