@@ -31,9 +31,9 @@ type loads struct {
 // Why they help: the message count k_i >= β_i/β̄_i and Σ k_i <= n − p let the
 // relaxation spread the suffix load over many machines at a fraction of a message
 // each. With β̄_i the load M_i can still take at this node, instead of its capacity
-// over the whole horizon, that spreading costs whole messages. Along the optimal
-// path of generator seed 3 (m = 10, n = 12) the bound at depth 10 rises from 255.72
-// to 258.48 s (optimum 260.09), and the depth-11 node is pruned.
+// over the whole horizon, that spreading costs whole messages. Along the best
+// sequence of generator seed 3 (m = 10, n = 12) the bound at depth 10 rises from
+// 255.72 to 258.12 s (optimum 260.09), and the depth-11 node is pruned.
 //
 // ok is false when an LP is infeasible: no completion is shorter than the target. lps
 // counts the programs solved. Min-time only (for min-energy, and before the first
