@@ -22,8 +22,8 @@ type loads struct {
 //
 // Why they hold: the node LP (with its sequencing cuts, which hold for every schedule
 // shorter than the target) is a relaxation of every completion of seq shorter than
-// the target, whose suffix loads are its β_i; so max and min over the LP bound them.
-// The value used is the solver's objective of min ∓β_i, which a certifying solver
+// the target, whose suffix loads are its β_i; so the largest β_i over the LP bounds them.
+// The value used is the solver's objective of min −β_i, which a certifying solver
 // returns as a lower bound (DualBound): a wrong vertex gives a weaker bound, never a
 // wrong one. A bound only replaces an old one when it is tighter, and a solver that
 // gives no answer leaves the old one.
