@@ -19,6 +19,15 @@
 // (forced), so a prefix leaving fewer messages than unserved forced machines is
 // pruned; and machines with identical parameters are first used in index order.
 //
+// Before a node's children are solved, its load bounds are tightened (tighten.go):
+// for every machine, the largest suffix load β_i of the node LP with T <= T_target,
+// one LP each, certified like every node bound. The subtree inherits them, and they
+// make the message count k_i >= β_i/β̄_i bite where it was weakest: deep in the tree
+// the relaxation spread the last messages' load over many machines at a fraction of
+// a message each. The threads of Options.Threads share out the LPs of one node (its
+// children, its load bounds), whose results are read in order, so the tree does not
+// depend on their number.
+//
 // Incumbents come from the caller's sequences (the online heuristics), improved by a
 // local search over sequences (replace, swap, move), each sequence solved by its LP.
 // Every incumbent is re-evaluated with the evaluator of domain/dltmulti before it is

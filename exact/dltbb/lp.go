@@ -161,6 +161,44 @@ type nodeLP struct {
 	s     map[int]int // first-message start of each unserved forced machine
 	cuts  [][]int     // the sequencing cuts it holds (subsets of unserved machines)
 	konst float64     // constant added to the LP's objective (min-energy)
+	beta  int         // the column of β_0 (β_i is beta + i), -1 at a leaf
+	// alphaMin are the load bounds its sequencing cuts use (seqCut), spare the
+	// number of machines among the unserved forced ones that may receive more than
+	// one suffix message.
+	alphaMin []float64
+	spare    int
+}
+
+// neededUnforced returns a lower bound on the number of unserved machines that are
+// not forced (and allowed by ms) but receive load in every completion of seq shorter
+// than the target: each machine's whole load is at most β̄_i (its capacity at the
+// target, as setTarget computes it), the loads add up to V, so the unserved unforced
+// machines that take load must cover V − Σ β̄_k over the other (served or forced,
+// allowed) machines, which needs at least as many of them as the largest β̄_i do.
+// Each of them takes a suffix message of its own, which the count of the sequencing
+// cuts (seqCut's spare) can leave out.
+func (r *relax) neededUnforced(seq []int, forced []bool, ms *machineSet) int {
+	deficit := r.in.V
+	var free []float64
+	for i := range r.m {
+		switch {
+		case ms != nil && !ms.allowed[i]:
+		case forced[i] || r.served(seq, i):
+			deficit -= r.betaMax[i]
+		default:
+			free = append(free, r.betaMax[i])
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(free)))
+	u := 0
+	for _, c := range free {
+		if deficit <= r.in.V*1e-9 {
+			break
+		}
+		deficit -= c
+		u++
+	}
+	return u
 }
 
 // build returns the LP of the node with prefix seq (len(seq) == n: the exact LP of
@@ -169,9 +207,25 @@ type nodeLP struct {
 // objective is the energy bound of energy.go and T is fixed to (or bounded by) the
 // deadline.
 func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
+	return r.buildWith(seq, cuts, ms, nil)
+}
+
+// buildWith is build with the node's own load bounds lb (see tightenLoads) added to
+// the search's: lb.max in place of β̄_i where smaller, and as a row β_i <= lb.max[i];
+// nil adds none. Every entry must bound the suffix load of its machine in every
+// completion of seq shorter than the target.
+func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *nodeLP {
 	forced, alphaMin := r.forced, r.alphaMin
 	if ms != nil {
 		forced, alphaMin = ms.forced, ms.alphaMin
+	}
+	betaMax := r.betaMax
+	if lb != nil {
+		// The search's β̄_i tightens as the target falls; both bounds hold.
+		betaMax = make([]float64, r.m)
+		for i := range betaMax {
+			betaMax[i] = math.Min(r.betaMax[i], lb.max[i])
+		}
 	}
 	in, n := r.in, r.n
 	p := len(seq)
@@ -196,7 +250,9 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 				sCol[i] = nv
 				nv++
 			}
-			if r.betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
+			// The search's β̄_i, not the node's, decides: a k_i column only adds rows,
+			// so a node bound never falls when its load bounds tighten.
+			if betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
 				kCol[i] = nv
 				nv++
 			}
@@ -224,7 +280,7 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 					hCol[i] = nv
 					nv++
 				}
-				if em.concave[i] && r.betaMax[i] > mc.Rho && (ms == nil || ms.allowed[i]) {
+				if em.concave[i] && betaMax[i] > mc.Rho && (ms == nil || ms.allowed[i]) {
 					xCol[i] = nv
 					nv++
 				}
@@ -311,7 +367,7 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 			load = append(load, f(Beta(i)), 1)
 			link = append(link, f(Beta(i)), mc.C)
 			if _, ok := kCol[i]; ok {
-				add(le, 0, f(Beta(i)), 1/r.betaMax[i], f(Kc(i)), -1)
+				add(le, 0, f(Beta(i)), 1/betaMax[i], f(Kc(i)), -1)
 				count = append(count, f(Kc(i)), 1)
 			} else {
 				g := mc.C + mc.A1
@@ -319,12 +375,12 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 				switch {
 				case first:
 					countRHS-- // its first message
-				case r.betaMax[i] <= minBetaMax:
+				case betaMax[i] <= minBetaMax:
 					// M_i can compute (almost) nothing before the target.
-					add(le, math.Max(r.betaMax[i], 0), f(Beta(i)), 1)
+					add(le, math.Max(betaMax[i], 0), f(Beta(i)), 1)
 				default:
-					g += mc.O / r.betaMax[i]
-					count = append(count, f(Beta(i)), 1/r.betaMax[i])
+					g += mc.O / betaMax[i]
+					count = append(count, f(Beta(i)), 1/betaMax[i])
 				}
 				add(le, 0, append([]float64{f(Tj(p)), 1, f(Beta(i)), g, f(Tc), -1}, xt(i)...)...)
 				if si, first := sCol[i]; first {
@@ -362,8 +418,9 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		if len(count) > 0 {
 			add(le, countRHS, count...)
 		}
+		cutSpare := rem - nForced - r.neededUnforced(seq, forced, ms)
 		for _, A := range cuts {
-			lam, rhs, ok := r.seqCut(A, rem-nForced, alphaMin)
+			lam, rhs, ok := r.seqCut(A, cutSpare, alphaMin)
 			if !ok {
 				continue
 			}
@@ -379,6 +436,13 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 			}
 			add(ge, rhs, append(append([]float64{}, row...), f(Tj(p)), -sum)...)
 			add(ge, rhs+sum*rel, row...)
+		}
+	}
+	if suffix && lb != nil {
+		for i := range r.m {
+			if betaMax[i] < r.betaMax[i] {
+				add(le, betaMax[i], f(Beta(i)), 1) // the node's own load bound
+			}
 		}
 	}
 	if suffix && ms != nil {
@@ -398,13 +462,15 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 		add(rel, r.deadline, f(Tc), 1)
 	}
 	lp.U = r.columnBounds(nv, p, nt, Tc, sCol, kCol)
-	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts}
+	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts, beta: -1, alphaMin: alphaMin}
 	if suffix {
 		nl.tp = Tj(p)
+		nl.beta = Beta(0)
+		nl.spare = rem - nForced - r.neededUnforced(seq, forced, ms)
 	}
 	if em != nil {
 		cols := energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol}
-		r.energyObjective(nl, seq, cols, rem-nForced, add)
+		r.energyObjective(nl, seq, cols, rem-nForced, betaMax, add)
 		r.energyBounds(lp.U, seq, cols)
 	}
 	return nl
@@ -474,8 +540,8 @@ type energyCols struct {
 
 // energyObjective replaces the node LP's objective T by the energy bound of energy.go
 // and adds the rows of its energy columns. spare is the number of suffix messages
-// not taken by unserved forced machines.
-func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, add func(int, float64, ...float64)) {
+// not taken by unserved forced machines; betaMax are the node's load bounds.
+func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, betaMax []float64, add func(int, float64, ...float64)) {
 	in, em := r.in, r.energy
 	C := nl.lp.C
 	f := func(c int) float64 { return float64(c) }
@@ -547,7 +613,7 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 			C[c.Beta(i)] += em.s1[i]
 			add(ge, 0, f(h), 1/(em.s2[i]-em.s1[i]), f(c.Beta(i)), -1, f(c.Kc[i]), in.Machines[i].Rho)
 		} else {
-			C[c.Beta(i)] += em.chord(i, math.Min(r.betaMax[i], in.V))
+			C[c.Beta(i)] += em.chord(i, math.Min(betaMax[i], in.V))
 		}
 		z, ok := c.Z[i]
 		if !ok {
@@ -559,7 +625,7 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 		// >= (P^N − P^I)(deadline − S_i) z_i.
 		zs = append(zs, f(z), 1)
 		add(le, 1, f(z), 1)
-		add(le, 0, f(c.Beta(i)), 1, f(z), -math.Max(r.betaMax[i], minBetaMax))
+		add(le, 0, f(c.Beta(i)), 1, f(z), -math.Max(betaMax[i], minBetaMax))
 		C[z] += mc.S * (mc.PS - mc.PI)
 		if w, ok := c.W[i]; ok {
 			C[w] = mc.PN - mc.PI

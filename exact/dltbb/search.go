@@ -29,6 +29,12 @@ type Options struct {
 	Threads int
 	// NoCuts leaves out the sequencing cuts of the node LPs (for comparison).
 	NoCuts bool
+	// NoTighten leaves out the node load bounds of tightenLoads (for comparison).
+	NoTighten bool
+	// MaxNodes, when positive, stops the search after that many node expansions,
+	// as a time limit does (best schedule and bound so far): a fixed amount of work
+	// for benchmarks, which a time limit on a shared machine is not.
+	MaxNodes int
 	// Log, when set, receives one progress line every LogEvery.
 	Log      io.Writer
 	LogEvery time.Duration
@@ -143,14 +149,15 @@ const maxCutRounds = 8
 // subset of that order, and of the machines with S_i >= θ for every θ. ok is false
 // when the LP is infeasible. cuts are the subsets the final LP holds.
 func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, err error) {
-	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms)
+	x, bound, cuts, ok, lps, err := s.solveCounted(seq, inherited, ms, nil)
 	s.res.LPs += lps
 	return x, bound, cuts, ok, err
 }
 
 // solveCounted is solve without touching the result: it also returns the number of
 // LPs it ran, and is safe to call from several goroutines.
-func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+// lb are the node's load bounds (tightenLoads; nil: the search's).
+func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *loads) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -161,7 +168,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x [
 		}
 	}
 	for round := 0; ; round++ {
-		nl := s.rx.build(seq, cuts, ms)
+		nl := s.rx.buildWith(seq, cuts, ms, lb)
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -178,19 +185,16 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet) (x [
 		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
 			return x, bound, cuts, true, lps, nil
 		}
-		if !s.separate(seq, nl, x, &cuts, ms) {
+		if !s.separate(seq, nl, x, &cuts) {
 			return x, bound, cuts, true, lps, nil
 		}
 	}
 }
 
 // separate appends the violated sequencing cuts at x to cuts.
-func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int, set *machineSet) bool {
+func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
 	in := s.in
-	alphaMin := s.rx.alphaMin
-	if set != nil {
-		alphaMin = set.alphaMin
-	}
+	alphaMin := nl.alphaMin
 	var ms []int
 	for i := range nl.s {
 		ms = append(ms, i)
@@ -198,7 +202,7 @@ func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int, set
 	sort.Slice(ms, func(a, b int) bool {
 		return x[nl.s[ms[a]]] < x[nl.s[ms[b]]] || x[nl.s[ms[a]]] == x[nl.s[ms[b]]] && ms[a] < ms[b]
 	})
-	spare := in.N - len(seq) - len(nl.s)
+	spare := nl.spare
 	violated := func(A []int) bool {
 		lam, rhs, ok := s.rx.seqCut(A, spare, alphaMin)
 		if !ok {
@@ -311,6 +315,7 @@ type child struct {
 	x     []float64
 	bound float64
 	cuts  [][]int
+	lb    *loads // the parent's load bounds (tightenLoads), nil for none
 	ok    bool
 	err   error
 }
@@ -318,28 +323,43 @@ type child struct {
 // evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
 // and the solver are only read meanwhile; the LP count is summed afterwards.
 func (s *search) evaluate(kids []child, cuts [][]int) {
-	threads := max(1, s.opt.Threads)
 	counts := make([]int, len(kids))
+	s.parallel(len(kids), func(k int) {
+		c := &kids[k]
+		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms, c.lb)
+	})
+	for _, c := range counts {
+		s.res.LPs += c
+	}
+}
+
+// parallel runs do(0), ..., do(count−1) on up to Options.Threads goroutines and
+// returns when all are done. Each do(k) may write only its own results; the search
+// reads them afterwards in index order, so the tree does not depend on the threads.
+func (s *search) parallel(count int, do func(k int)) {
+	threads := min(max(1, s.opt.Threads), count)
+	if threads <= 1 {
+		for k := range count {
+			do(k)
+		}
+		return
+	}
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range min(threads, len(kids)) {
+	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for k := range work {
-				c := &kids[k]
-				c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms)
+				do(k)
 			}
 		}()
 	}
-	for k := range kids {
+	for k := range count {
 		work <- k
 	}
 	close(work)
 	wg.Wait()
-	for _, c := range counts {
-		s.res.LPs += c
-	}
 }
 
 // improve is a best-improvement local search from the incumbent's sequence over its
@@ -410,6 +430,8 @@ type item struct {
 	bound float64
 	cuts  [][]int
 	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
+	lb    *loads      // load bounds of the subtree (tightenLoads), nil for none yet
+	tight bool        // lb and bound are this node's own (tightenLoads ran on it)
 }
 
 type queue []item
@@ -435,13 +457,13 @@ func (s *search) run(ctx context.Context) error {
 	}
 	q := &queue{}
 	if ok {
-		heap.Push(q, item{nil, b0, cuts0, ms0})
+		heap.Push(q, item{seq: nil, bound: b0, cuts: cuts0, ms: ms0})
 	}
 	if s.opt.Log != nil {
 		fmt.Fprintf(s.opt.Log, "dltbb: root bound %.4f (%d sequencing cuts), best %.4f, forced %v\n", b0, len(cuts0), s.res.Objective, s.rx.forced)
 	}
 	if ok && s.res.Objective > b0*(1+diveGap) {
-		if d, err := s.dive(ctx, item{nil, b0, cuts0, ms0}); err != nil {
+		if d, err := s.dive(ctx, item{seq: nil, bound: b0, cuts: cuts0, ms: ms0}); err != nil {
 			return err
 		} else if d {
 			s.retarget()
@@ -453,11 +475,22 @@ func (s *search) run(ctx context.Context) error {
 		if top.bound >= s.target() {
 			break
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || s.opt.MaxNodes > 0 && s.res.Nodes >= s.opt.MaxNodes {
 			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lowerBound()), s.res.Objective), s.failedBound)
 			return nil
 		}
 		heap.Pop(q)
+		if top.ms.complete(in.M()) && !top.tight && !s.opt.NoTighten && s.rx.energy == nil && len(top.seq) > 0 {
+			// Tighten the node's load bounds and re-bound it before its children are
+			// solved; it goes back to the queue with its new bound (or is pruned).
+			t, pruned := s.tighten(top)
+			if pruned {
+				s.res.Pruned++
+			} else {
+				heap.Push(q, t)
+			}
+			continue
+		}
 		s.res.Nodes++
 		if s.opt.Log != nil && s.opt.LogEvery > 0 && time.Since(last) >= s.opt.LogEvery {
 			last = time.Now()
@@ -476,11 +509,11 @@ func (s *search) run(ctx context.Context) error {
 				switch {
 				case k.err != nil:
 					s.res.Failed++
-					heap.Push(q, item{k.seq, top.bound, top.cuts, k.ms})
+					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: k.ms})
 				case !k.ok || k.bound >= s.target():
 					s.res.Pruned++
 				default:
-					heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, k.ms})
+					heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: k.ms})
 				}
 			}
 			continue
@@ -496,7 +529,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			kids = append(kids, child{seq: seq, ms: top.ms})
+			kids = append(kids, child{seq: seq, ms: top.ms, lb: top.lb})
 		}
 		s.evaluate(kids, top.cuts)
 		improved := false
@@ -516,7 +549,7 @@ func (s *search) run(ctx context.Context) error {
 				if p+1 == in.N {
 					s.failedBound = math.Min(s.failedBound, top.bound)
 				} else {
-					heap.Push(q, item{k.seq, top.bound, top.cuts, top.ms})
+					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: top.lb})
 				}
 				continue
 			}
@@ -534,7 +567,7 @@ func (s *search) run(ctx context.Context) error {
 				s.res.Pruned++
 				continue
 			}
-			heap.Push(q, item{k.seq, math.Max(k.bound, top.bound), k.cuts, top.ms})
+			heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: top.lb})
 		}
 		if improved {
 			if !s.opt.NoLocalSearch {
@@ -555,8 +588,13 @@ func (s *search) run(ctx context.Context) error {
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
 		// only decreases: the optimum is >= the current target.
+		// A min-time node bound above the target is not a bound on its subtree: its
+		// forced machines, load bounds, cut lengths and column bounds hold only for
+		// schedules shorter than the target, and a completion between the target and
+		// that bound is not ruled out. Min-energy node bounds do not depend on the
+		// target (they follow from the deadline), so the smallest open one holds.
 		s.res.Bound = s.target()
-		if q.Len() > 0 {
+		if q.Len() > 0 && s.rx.energy != nil {
 			s.res.Bound = math.Min(s.res.Objective, math.Max(s.res.Bound, (*q)[0].bound))
 		}
 	}

@@ -1,0 +1,156 @@
+package dltbb
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+)
+
+// bestCompletion returns the shortest schedule over every full sequence that starts
+// with prefix (the fixed-sequence LP of exact/dltseq, checked by the evaluator), and
+// that schedule.
+func bestCompletion(t *testing.T, in *dm.Instance, prefix []int) (float64, dm.Schedule) {
+	t.Helper()
+	best, arg := math.Inf(1), dm.Schedule{}
+	var rec func(seq []int)
+	rec = func(seq []int) {
+		if len(seq) == in.N {
+			s, ok, err := dltseq.MinTimeForSequence(in, seq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !ok {
+				return
+			}
+			if r := dm.Evaluate(in, s, dm.EvalOptions{}); r.OK() && r.Makespan < best {
+				best, arg = r.Makespan, s
+			}
+			return
+		}
+		for i := range in.M() {
+			rec(append(append([]int(nil), seq...), i))
+		}
+	}
+	rec(prefix)
+	return best, arg
+}
+
+// TestTightenedLoadsHoldInEveryCompletion walks every prefix of random tiny instances
+// with the load bounds of tightenLoads inherited from parent to child, at a target just
+// above the optimum and at a looser one, and checks what the search relies on: the
+// best completion's suffix load on every machine is within the bounds, the node bound
+// with them is below that completion, and a node declared infeasible has no
+// completion shorter than the target.
+func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
+	tightened := 0
+	for k, in := range tiny(t, 40, 7) {
+		opt, _ := bestCompletion(t, in, nil)
+		if math.IsInf(opt, 1) {
+			t.Fatalf("instance %d: no feasible sequence", k)
+		}
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{Feasible: true, Objective: target, T: target}}
+			s.rx.setTarget(target)
+			var walk func(prefix []int, cuts [][]int, parent *loads)
+			walk = func(prefix []int, cuts [][]int, parent *loads) {
+				best, sch := bestCompletion(t, in, prefix)
+				lb, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
+				if !ok {
+					if best < target*(1-1e-9) {
+						t.Fatalf("instance %d prefix %v (target %g): declared infeasible, a completion has T = %g", k, prefix, target, best)
+					}
+					return
+				}
+				if best < target {
+					load := make([]float64, in.M())
+					for _, msg := range sch.Messages[len(prefix):] {
+						load[msg.Machine] += msg.Size
+					}
+					for i, l := range load {
+						if l > lb.max[i]+1e-7*in.V {
+							t.Fatalf("instance %d prefix %v (target %g): M%d takes %g in the best completion, bound %g", k, prefix, target, i+1, l, lb.max[i])
+						}
+						if lb.max[i] < s.rx.betaMax[i]*(1-1e-3) {
+							tightened++
+						}
+					}
+				}
+				_, b, c, feasible, _, err := s.solveCounted(prefix, cuts, nil, lb)
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				if best < target {
+					if !feasible {
+						t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
+					}
+					if b > best*(1+1e-7)+1e-7 {
+						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
+					}
+				}
+				if len(prefix)+1 < in.N && feasible {
+					for i := range in.M() {
+						walk(append(append([]int(nil), prefix...), i), c, lb)
+					}
+				}
+			}
+			walk(nil, nil, nil)
+		}
+	}
+	if tightened == 0 {
+		t.Fatal("no load bound was tightened: the test checks nothing")
+	}
+}
+
+// TestSolveWithAndWithoutTighteningAgree solves random tiny instances with and
+// without the node load bounds: the same optimum, within the gap, as the enumeration.
+func TestSolveWithAndWithoutTighteningAgree(t *testing.T) {
+	for k, in := range tiny(t, 24, 8) {
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, no := range []bool{false, true} {
+			res, err := Solve(context.Background(), in, certifiedSimplex, Options{NoTighten: no, Threads: 1 + k%2})
+			if err != nil {
+				t.Fatalf("instance %d: %v", k, err)
+			}
+			if !res.Optimal || !res.Feasible {
+				t.Fatalf("instance %d (no tightening %v): optimal %v feasible %v", k, no, res.Optimal, res.Feasible)
+			}
+			tol := 2 * lpBoundSlack * want.Objective
+			if math.Abs(res.T-want.Objective) > tol || res.Bound > want.Objective+tol {
+				t.Fatalf("instance %d (no tightening %v): T %g, bound %g; enumeration %g", k, no, res.T, res.Bound, want.Objective)
+			}
+		}
+	}
+}
+
+// TestThreadsGiveTheSameTree solves random tiny instances on one and on three
+// threads: the threads only share out the LPs of one node (children, load bounds),
+// whose results are read in order, so the tree, the schedule and the bound are the
+// same.
+func TestThreadsGiveTheSameTree(t *testing.T) {
+	nodes := 0
+	for k, in := range tiny(t, 12, 9) {
+		var got []*Result
+		for _, threads := range []int{1, 3} {
+			res, err := Solve(context.Background(), in, certifiedSimplex, Options{Gap: 0.001, Threads: threads})
+			if err != nil {
+				t.Fatalf("instance %d: %v", k, err)
+			}
+			got = append(got, res)
+		}
+		a, b := got[0], got[1]
+		if a.Nodes != b.Nodes || a.LPs != b.LPs || a.T != b.T || a.Bound != b.Bound || a.Optimal != b.Optimal {
+			t.Fatalf("instance %d: one thread %d nodes, %d LPs, T %g, bound %g; three threads %d nodes, %d LPs, T %g, bound %g",
+				k, a.Nodes, a.LPs, a.T, a.Bound, b.Nodes, b.LPs, b.T, b.Bound)
+		}
+		nodes += a.Nodes
+	}
+	if nodes < 12 {
+		t.Fatalf("%d nodes in all: the trees are too small to compare", nodes)
+	}
+}
