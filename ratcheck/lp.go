@@ -269,48 +269,26 @@ func (p *lpReader) constraint() error {
 		if err != nil {
 			return err
 		}
-		switch op {
-		case model.LE:
-			lo = v
-		case model.GE:
-			hi = v
-		case model.EQ:
-			lo, hi = v, v
-		}
+		setSide(flip(op), v, &lo, &hi) // "v op terms" is "terms op' v"
 		if p.tok.Kind == model.LPOp {
-			op2 := p.tok.Op
-			p.advance()
-			w, err := p.number()
+			op2, w, err := p.opNumber()
 			if err != nil {
 				return err
 			}
 			if w, err = sub(w, c2); err != nil {
 				return err
 			}
-			if op2 == model.LE {
-				hi = w
-			} else {
-				lo = w
-			}
+			setSide(op2, w, &lo, &hi) // ReadLP has refused = here
 		}
 	} else {
-		op := p.tok.Op
-		p.advance()
-		v, err := p.number()
+		op, v, err := p.opNumber()
 		if err != nil {
 			return err
 		}
 		if v, err = sub(v, c); err != nil {
 			return err
 		}
-		switch op {
-		case model.LE:
-			hi = v
-		case model.GE:
-			lo = v
-		case model.EQ:
-			lo, hi = v, v
-		}
+		setSide(op, v, &lo, &hi)
 	}
 	i := p.nrow
 	if i >= len(p.m.Rows) {
@@ -328,6 +306,28 @@ func (p *lpReader) constraint() error {
 	return nil
 }
 
+// opNumber reads an operator and the optionally signed number after it.
+func (p *lpReader) opNumber() (model.Op, xnum, error) {
+	op := p.tok.Op
+	p.advance()
+	v, err := p.number()
+	return op, v, err
+}
+
+// setSide applies "x op v" to the interval [lo, hi]: LE sets its upper end, GE its
+// lower end, EQ both.
+func setSide(op model.Op, v xnum, lo, hi *xnum) {
+	switch op {
+	case model.LE:
+		*hi = v
+	case model.GE:
+		*lo = v
+	case model.EQ:
+		*lo, *hi = v, v
+	}
+}
+
+// flip turns "a op b" into "b op' a".
 func flip(op model.Op) model.Op {
 	switch op {
 	case model.LE:
@@ -340,17 +340,10 @@ func flip(op model.Op) model.Op {
 
 func (p *lpReader) bound() error {
 	apply := func(j int, op model.Op, v xnum, colLeft bool) {
-		if !colLeft && op != model.EQ {
-			op = flip(op)
+		if !colLeft {
+			op = flip(op) // "v op x" is "x op' v"
 		}
-		switch op {
-		case model.LE:
-			p.hi[j] = v
-		case model.GE:
-			p.lo[j] = v
-		case model.EQ:
-			p.lo[j], p.hi[j] = v, v
-		}
+		setSide(op, v, &p.lo[j], &p.hi[j])
 	}
 	if t := p.tok; t.Kind == model.LPName && !isInfTok(t) {
 		j, err := p.col(t.Text)
@@ -366,9 +359,7 @@ func (p *lpReader) bound() error {
 		if p.tok.Kind != model.LPOp {
 			return fmt.Errorf("expected an operator after %q", p.m.Cols[j].Name)
 		}
-		op := p.tok.Op
-		p.advance()
-		v, err := p.number()
+		op, v, err := p.opNumber()
 		if err != nil {
 			return err
 		}
@@ -391,9 +382,7 @@ func (p *lpReader) bound() error {
 	p.advance()
 	apply(j, op, v, false)
 	if p.tok.Kind == model.LPOp {
-		op2 := p.tok.Op
-		p.advance()
-		w, err := p.number()
+		op2, w, err := p.opNumber()
 		if err != nil {
 			return err
 		}
