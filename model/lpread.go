@@ -539,7 +539,7 @@ func (p *lpParser) constraint() error {
 		}
 		if p.e.Len() == 0 {
 			// "0 >= -1": a row without terms (WriteLP's form).
-			op, left, c2 = flip(op), c2, left
+			op, left, c2 = op.Flip(), c2, left
 		}
 		switch op {
 		case LE:
@@ -680,17 +680,6 @@ func (p *lpParser) rowWhat(nameIdx int32) string {
 		return fmt.Sprintf("constraint %d (unnamed)", p.m.NumRows()+1)
 	}
 	return fmt.Sprintf("constraint %q", p.rows.name(nameIdx))
-}
-
-// flip turns "a op b" into "b op' a".
-func flip(op Op) Op {
-	switch op {
-	case LE:
-		return GE
-	case GE:
-		return LE
-	}
-	return op
 }
 
 // build applies the declarations and checks the columns' bounds.

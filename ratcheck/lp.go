@@ -263,13 +263,13 @@ func (p *lpReader) constraint() error {
 			return err
 		}
 		if len(p.terms) == 0 {
-			op, left, c2 = flip(op), c2, left
+			op, left, c2 = op.Flip(), c2, left
 		}
 		v, err := sub(left, c2)
 		if err != nil {
 			return err
 		}
-		setSide(flip(op), v, &lo, &hi) // "v op terms" is "terms op' v"
+		setSide(op.Flip(), v, &lo, &hi) // "v op terms" is "terms op' v"
 		if p.tok.Kind == model.LPOp {
 			op2, w, err := p.opNumber()
 			if err != nil {
@@ -327,21 +327,10 @@ func setSide(op model.Op, v xnum, lo, hi *xnum) {
 	}
 }
 
-// flip turns "a op b" into "b op' a".
-func flip(op model.Op) model.Op {
-	switch op {
-	case model.LE:
-		return model.GE
-	case model.GE:
-		return model.LE
-	}
-	return op
-}
-
 func (p *lpReader) bound() error {
 	apply := func(j int, op model.Op, v xnum, colLeft bool) {
 		if !colLeft {
-			op = flip(op) // "v op x" is "x op' v"
+			op = op.Flip() // "v op x" is "x op' v"
 		}
 		setSide(op, v, &p.lo[j], &p.hi[j])
 	}
