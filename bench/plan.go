@@ -192,7 +192,7 @@ func expandFiles(field, dir string, patterns []string, ro benchfile.Options, o P
 		} else {
 			st, err := os.Stat(full)
 			if err != nil {
-				return nil, domain.Errorf(f, "instance %s: %s", full, kinds.ReadReason(err))
+				return nil, domain.Errorf(f, "instance %s: %s", full, domain.ReadReason(err))
 			}
 			if st.IsDir() {
 				m, err := benchfile.ModelFiles(full)
@@ -219,7 +219,7 @@ func expandFiles(field, dir string, patterns []string, ro benchfile.Options, o P
 			}
 			data, err := os.ReadFile(file)
 			if err != nil {
-				return nil, domain.Errorf(f, "instance %s: %s", file, kinds.ReadReason(err))
+				return nil, domain.Errorf(f, "instance %s: %s", file, domain.ReadReason(err))
 			}
 			in, err := describe(filepath.Clean(file), data, kinds.DefaultName(file), o.Load)
 			if err != nil {

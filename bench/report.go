@@ -4,13 +4,15 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/schedopt/schedopt/solve"
 	"io"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/schedopt/schedopt/benchstats"
+	"github.com/schedopt/schedopt/solve"
 )
 
 // SGMShift is the shift of the shifted geometric mean of run times, in seconds, as in
@@ -202,7 +204,7 @@ func BuildReportWith(recs []*Record, o ReportOptions) *Report {
 		}
 	}
 	for l, g := range groups {
-		g.SGM = ShiftedGeoMean(times[l], SGMShift)
+		g.SGM = benchstats.ShiftedGeoMean(times[l], SGMShift)
 		g.MeanGap = mean(gaps[l])
 		g.GapCount = len(gaps[l])
 		rep.Groups = append(rep.Groups, g)
@@ -285,18 +287,6 @@ func gapString(g *float64) string {
 		return "-"
 	}
 	return strconv.FormatFloat(*g, 'g', 3, 64)
-}
-
-// ShiftedGeoMean returns exp(mean(log(t + shift))) − shift, or NaN for no times.
-func ShiftedGeoMean(ts []float64, shift float64) float64 {
-	if len(ts) == 0 {
-		return math.NaN()
-	}
-	s := 0.0
-	for _, t := range ts {
-		s += math.Log(math.Max(t, 0) + shift)
-	}
-	return math.Exp(s/float64(len(ts))) - shift
 }
 
 func mean(xs []float64) float64 {

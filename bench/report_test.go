@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/schedopt/schedopt/bench"
+	"github.com/schedopt/schedopt/benchstats"
 	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/solve"
 )
@@ -78,7 +79,7 @@ func TestReportCountsAndShiftedGeometricMean(t *testing.T) {
 	if l.GapCount != 1 || math.Abs(l.MeanGap-0.2) > 1e-12 {
 		t.Errorf("lpsolve mean gap at limit = %g over %d, want 0.2 over 1", l.MeanGap, l.GapCount)
 	}
-	if got := bench.ShiftedGeoMean([]float64{0, 1, 3}, 1); math.Abs(got-1) > 1e-12 {
+	if got := benchstats.ShiftedGeoMean([]float64{0, 1, 3}, 1); math.Abs(got-1) > 1e-12 {
 		t.Errorf("ShiftedGeoMean(0,1,3; 1) = %g, want 1", got)
 	}
 }

@@ -92,13 +92,9 @@ func Read(path string, o Options) (*model.Model, error) {
 	if format == "" {
 		return nil, &domain.FieldError{File: path, Reason: "not a model file (want .mps, .mps.gz, .lp or .lp.gz)"}
 	}
-	fh, err := os.Open(path)
+	fh, err := domain.Open(path)
 	if err != nil {
-		reason := err.Error()
-		if errors.Is(err, os.ErrNotExist) {
-			reason = "no such file"
-		}
-		return nil, &domain.FieldError{File: path, Reason: reason}
+		return nil, err
 	}
 	defer fh.Close()
 	var r io.Reader = bufio.NewReaderSize(fh, 1<<20)

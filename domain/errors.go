@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"os"
 )
 
 // ErrBadInput is wrapped by every FieldError, so callers can map bad input to exit
@@ -54,4 +55,23 @@ func InFile(file string, err error) error {
 		return err
 	}
 	return &FieldError{File: file, Reason: err.Error()}
+}
+
+// ReadReason is the reason a FieldError gives for a file that cannot be read: "no
+// such file", or the error itself.
+func ReadReason(err error) string {
+	if errors.Is(err, os.ErrNotExist) {
+		return "no such file"
+	}
+	return err.Error()
+}
+
+// Open opens the file at path for reading; a failure is a *FieldError for the file,
+// with ReadReason's reason.
+func Open(path string) (*os.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, &FieldError{File: path, Reason: ReadReason(err)}
+	}
+	return fh, nil
 }

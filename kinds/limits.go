@@ -63,7 +63,7 @@ func (l Limits) CheckInput(path string) error {
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return &domain.FieldError{File: path, Reason: ReadReason(err)}
+		return &domain.FieldError{File: path, Reason: domain.ReadReason(err)}
 	}
 	if st.Size() > l.MaxInputBytes {
 		return &domain.FieldError{File: path, Reason: fmt.Sprintf("the file has %d bytes, more than the limit of %d (%s)", st.Size(), l.MaxInputBytes, override)}

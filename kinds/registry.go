@@ -77,18 +77,9 @@ func (r *Registry) LoadFile(path string) (Problem, error) {
 func ReadFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, &domain.FieldError{File: path, Reason: ReadReason(err)}
+		return nil, &domain.FieldError{File: path, Reason: domain.ReadReason(err)}
 	}
 	return data, nil
-}
-
-// ReadReason is the reason a FieldError gives for a file that cannot be read: "no
-// such file", or the error itself.
-func ReadReason(err error) string {
-	if os.IsNotExist(err) {
-		return "no such file"
-	}
-	return err.Error()
 }
 
 // DefaultName is the name of an instance without a "name" field: the file's base name

@@ -3,6 +3,7 @@ package model_test
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/schedopt/schedopt/model"
 )
@@ -69,4 +70,36 @@ func Example() {
 	//  job1_first
 	// End
 	// feasible: true objective: 5
+}
+
+// LPLexer hands a reader the tokens of an LP file exactly as ReadLP reads them; package
+// ratcheck re-reads the numbers in exact arithmetic this way.
+func ExampleLPLexer() {
+	lex := model.NewLPLexer(strings.NewReader("Maximize\n obj: 2.5 x \\ a comment\nSubject To\n c: x <= 4\nEnd\n"))
+	for t := lex.Next(); t.Kind != model.LPEOF; t = lex.Next() {
+		switch t.Kind {
+		case model.LPKeyword:
+			fmt.Printf("line %d: section %q (objective %v, max %v)\n", t.Line, t.Text, t.Section == model.LPObjective, t.Max)
+		case model.LPOp:
+			fmt.Printf("line %d: operator %v\n", t.Line, t.Op)
+		default:
+			fmt.Printf("line %d: %q\n", t.Line, t.Text)
+		}
+	}
+	if err := lex.Err(); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// line 1: section "Maximize" (objective true, max true)
+	// line 2: "obj"
+	// line 2: ":"
+	// line 2: "2.5"
+	// line 2: "x"
+	// line 3: section "Subject To" (objective false, max false)
+	// line 4: "c"
+	// line 4: ":"
+	// line 4: "x"
+	// line 4: operator <=
+	// line 4: "4"
+	// line 5: section "End" (objective false, max false)
 }

@@ -39,52 +39,63 @@ import (
 // refused. Bounds and right-hand sides are read as written: LP spells infinity (inf),
 // so unlike ReadMPS a finite 1e20 stays finite and WriteLP's output reads back exactly.
 func ReadLP(r io.Reader) (*Model, error) {
-	p := &lpParser{lex: newLPLexer(r), cols: newNameTable(), rows: newNameTable(), m: New("")}
+	p := &lpParser{lex: NewLPLexer(r), cols: newNameTable(), rows: newNameTable(), m: New("")}
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
 	return p.build()
 }
 
+// LPTokenKind says what an LP token is.
+type LPTokenKind int
+
 // LP token kinds.
 const (
-	lpEOF     = iota
-	lpSection // a section keyword starting a line; tok.sec says which
-	lpNumber
-	lpName
-	lpSign  // + or -
-	lpOp    // <=, >=, =
-	lpColon // :
-	lpOther // a character that starts nothing we read
+	LPEOF     LPTokenKind = iota // the end of the input (LPLexer.Err says whether it was read whole)
+	LPKeyword                    // a section keyword starting a line; LPToken.Section says which
+	LPNumber                     // an unsigned number: digits and periods, then an optional exponent
+	LPName                       // a name (inf, infinity and free are names too)
+	LPSign                       // + or -
+	LPOp                         // <=, =<, <, >=, =>, >, = or ==; LPToken.Op says which
+	LPColon                      // :
+	LPOther                      // a character that starts nothing ReadLP reads, or an SOS keyword
 )
+
+// LPSection is a section of an LP file, as a keyword starting a line names it.
+type LPSection int
 
 // LP sections.
 const (
-	lpNone = iota
-	lpObjective
-	lpConstraints
-	lpBounds
-	lpGeneral
-	lpBinary
-	lpSemi
-	lpEnd
+	LPNoSection   LPSection = iota // before the first section
+	LPObjective                    // Minimize or Maximize
+	LPConstraints                  // Subject To
+	LPBounds                       // Bounds
+	LPGeneral                      // General
+	LPBinary                       // Binary
+	LPSemi                         // Semi-continuous
+	LPEnd                          // End
 )
 
 var lpSectionNames = [...]string{"", "objective", "Subject To", "Bounds", "General", "Binary", "Semi-continuous", "End"}
 
-// lpToken is one token. text is valid until the token after the next one is read.
-type lpToken struct {
-	kind int
-	text []byte
-	op   Op   // for lpOp
-	sec  int  // for lpSection
-	max  bool // for lpSection lpObjective: Maximize
-	line int
+// LPToken is one token of an LP file. Text is valid until the token after the next
+// one is read.
+type LPToken struct {
+	Kind    LPTokenKind
+	Text    []byte    // the token as written (for LPKeyword, the line up to the keyword's end)
+	Op      Op        // for LPOp: LE, GE or EQ
+	Section LPSection // for LPKeyword
+	Max     bool      // for LPKeyword with Section LPObjective: Maximize
+	Line    int       // the line number, from 1
 }
 
-// lpLexer splits an LP file into tokens, one line at a time. It keeps two line
-// buffers, so that a token stays valid while the parser looks one token ahead.
-type lpLexer struct {
+// LPLexer splits an LP file into tokens, one line at a time: the tokenizer of ReadLP,
+// for readers that keep more than the float64 model holds (package ratcheck keeps each
+// number's exact decimal value), so that they see the file exactly as ReadLP read it.
+// It drops "\" comments and reads a section keyword only at the start of a line. It
+// keeps two line buffers, so that a token stays valid while the parser looks one token
+// ahead.
+type LPLexer struct {
 	sc     *bufio.Scanner
 	bufs   [2][]byte
 	cur    int // the buffer holding the current line
@@ -97,15 +108,20 @@ type lpLexer struct {
 	name   string // the model's name, from a first line "\ Model NAME" (WriteLP's)
 }
 
-func newLPLexer(r io.Reader) *lpLexer {
+// NewLPLexer returns a lexer reading r. Lines longer than ReadLP accepts (1 MiB) end
+// the input with Err reporting bufio.ErrTooLong.
+func NewLPLexer(r io.Reader) *LPLexer {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxMPSLine)
-	return &lpLexer{sc: sc}
+	return &LPLexer{sc: sc}
 }
 
-// lpKeyword maps the first words of a line to a section, or lpNone. n is the length
+// Err returns the error that ended the input early, or nil once it was read whole.
+func (l *LPLexer) Err() error { return l.err }
+
+// lpKeyword maps the first words of a line to a section, or LPNoSection. n is the length
 // of the keyword in the line.
-func lpKeyword(s []byte) (sec int, max bool, n int) {
+func lpKeyword(s []byte) (sec LPSection, max bool, n int) {
 	word := func(i int) (int, int) { // the word starting at or after i: start, end
 		for i < len(s) && isSpace(s[i]) {
 			i++
@@ -118,12 +134,12 @@ func lpKeyword(s []byte) (sec int, max bool, n int) {
 	}
 	a, b := word(0)
 	if a == b {
-		return lpNone, false, 0
+		return LPNoSection, false, 0
 	}
 	switch s[a] | 0x20 { // only these letters start a keyword: most lines end here
 	case 'm', 's', 'b', 'g', 'i', 'e':
 	default:
-		return lpNone, false, 0
+		return LPNoSection, false, 0
 	}
 	w := s[a:b]
 	is := func(names ...string) bool {
@@ -136,30 +152,30 @@ func lpKeyword(s []byte) (sec int, max bool, n int) {
 	}
 	switch {
 	case is("minimize", "minimise", "minimum", "min"):
-		return lpObjective, false, b
+		return LPObjective, false, b
 	case is("maximize", "maximise", "maximum", "max"):
-		return lpObjective, true, b
+		return LPObjective, true, b
 	case is("st", "s.t.", "st."):
-		return lpConstraints, false, b
+		return LPConstraints, false, b
 	case is("subject", "such"):
 		c, d := word(b)
 		if bytes.EqualFold(s[c:d], []byte("to")) || bytes.EqualFold(s[c:d], []byte("that")) {
-			return lpConstraints, false, d
+			return LPConstraints, false, d
 		}
 	case is("bounds", "bound"):
-		return lpBounds, false, b
+		return LPBounds, false, b
 	case is("general", "generals", "gen", "integer", "integers", "int"):
-		return lpGeneral, false, b
+		return LPGeneral, false, b
 	case is("binary", "binaries", "bin"):
-		return lpBinary, false, b
+		return LPBinary, false, b
 	case is("semi-continuous", "semis", "semi"):
-		return lpSemi, false, b
+		return LPSemi, false, b
 	case is("sos", "sos1", "sos2"):
 		return -1, false, b
 	case is("end"):
-		return lpEnd, false, b
+		return LPEnd, false, b
 	}
-	return lpNone, false, 0
+	return LPNoSection, false, 0
 }
 
 // lpNameBytes marks the bytes that may appear in a name: CPLEX's list (letters,
@@ -175,8 +191,8 @@ var lpNameBytes = func() (t [256]bool) {
 // lpNameByte reports whether c may appear in a name.
 func lpNameByte(c byte) bool { return lpNameBytes[c] }
 
-// next returns the next token.
-func (l *lpLexer) next() lpToken {
+// Next returns the next token; at the end of the input, LPEOF again and again.
+func (l *LPLexer) Next() LPToken {
 	for {
 		for l.pos < len(l.line) && isSpace(l.line[l.pos]) {
 			l.pos++
@@ -189,7 +205,7 @@ func (l *lpLexer) next() lpToken {
 			if err := l.sc.Err(); err != nil && l.err == nil {
 				l.err = err
 			}
-			return lpToken{kind: lpEOF, line: l.lineNo}
+			return LPToken{Kind: LPEOF, Line: l.lineNo}
 		}
 		l.lineNo++
 		// Read into the buffer that does not hold the last token's line, however many
@@ -201,39 +217,39 @@ func (l *lpLexer) next() lpToken {
 		if l.lineNo == 1 && bytes.HasPrefix(l.line, []byte("\\ Model ")) {
 			l.name = string(bytes.TrimSpace(l.line[len("\\ Model "):]))
 		}
-		if sec, max, n := lpKeyword(l.line); sec != lpNone {
+		if sec, max, n := lpKeyword(l.line); sec != LPNoSection {
 			l.pos = n
 			l.hold = l.cur
 			if sec < 0 {
-				return lpToken{kind: lpOther, text: l.line[:n], line: l.lineNo}
+				return LPToken{Kind: LPOther, Text: l.line[:n], Line: l.lineNo}
 			}
-			return lpToken{kind: lpSection, sec: sec, max: max, text: l.line[:n], line: l.lineNo}
+			return LPToken{Kind: LPKeyword, Section: sec, Max: max, Text: l.line[:n], Line: l.lineNo}
 		}
 	}
 	s, i := l.line, l.pos
 	l.hold = l.cur
-	t := lpToken{line: l.lineNo}
+	t := LPToken{Line: l.lineNo}
 	c := s[i]
 	switch {
 	case c == '+' || c == '-':
-		t.kind, l.pos = lpSign, i+1
+		t.Kind, l.pos = LPSign, i+1
 	case c == ':':
-		t.kind, l.pos = lpColon, i+1
+		t.Kind, l.pos = LPColon, i+1
 	case c == '<' || c == '>' || c == '=':
 		j := i + 1
 		if j < len(s) && (s[j] == '=' || s[j] == '<' || s[j] == '>') {
 			j++
 		}
-		t.kind, l.pos = lpOp, j
+		t.Kind, l.pos = LPOp, j
 		switch op := string(s[i:j]); op {
 		case "<=", "=<", "<":
-			t.op = LE
+			t.Op = LE
 		case ">=", "=>", ">":
-			t.op = GE
+			t.Op = GE
 		case "=", "==":
-			t.op = EQ
+			t.Op = EQ
 		default:
-			t.kind = lpOther
+			t.Kind = LPOther
 		}
 	case c >= '0' && c <= '9' || c == '.':
 		j := i
@@ -252,25 +268,25 @@ func (l *lpLexer) next() lpToken {
 				j = k
 			}
 		}
-		t.kind, l.pos = lpNumber, j
+		t.Kind, l.pos = LPNumber, j
 	case lpNameByte(c):
 		j := i
 		for j < len(s) && lpNameByte(s[j]) {
 			j++
 		}
-		t.kind, l.pos = lpName, j
+		t.Kind, l.pos = LPName, j
 	default:
-		t.kind, l.pos = lpOther, i+1
+		t.Kind, l.pos = LPOther, i+1
 	}
-	t.text = s[i:l.pos]
+	t.Text = s[i:l.pos]
 	return t
 }
 
 // lpParser holds the state of ReadLP.
 type lpParser struct {
-	lex       *lpLexer
-	tok, peek lpToken
-	section   int
+	lex       *LPLexer
+	tok, peek LPToken
+	section   LPSection
 	m         *Model
 	cols      *nameTable // column names → column index, the model's order
 	rows      *nameTable // row names, to refuse duplicates
@@ -284,26 +300,26 @@ type lpParser struct {
 
 func (p *lpParser) advance() {
 	p.tok = p.peek
-	p.peek = p.lex.next()
+	p.peek = p.lex.Next()
 }
 
 func (p *lpParser) errorf(format string, args ...any) error {
 	sec := ""
-	if p.section != lpNone {
+	if p.section != LPNoSection {
 		sec = lpSectionNames[p.section]
 	}
-	return &ParseError{Line: p.tok.line, Section: sec, Reason: fmt.Sprintf(format, args...)}
+	return &ParseError{Line: p.tok.Line, Section: sec, Reason: fmt.Sprintf(format, args...)}
 }
 
 // describe names the current token for an error message.
 func (p *lpParser) describe() string {
-	switch p.tok.kind {
-	case lpEOF:
+	switch p.tok.Kind {
+	case LPEOF:
 		return "the end of the file"
-	case lpSection:
-		return fmt.Sprintf("section %q", p.tok.text)
+	case LPKeyword:
+		return fmt.Sprintf("section %q", p.tok.Text)
 	}
-	return fmt.Sprintf("%q", p.tok.text)
+	return fmt.Sprintf("%q", p.tok.Text)
 }
 
 // col returns the column named b, adding it on first sight.
@@ -321,44 +337,44 @@ func (p *lpParser) col(b []byte) Var {
 }
 
 func (p *lpParser) parse() error {
-	p.peek = p.lex.next()
+	p.peek = p.lex.Next()
 	p.advance()
 	for {
-		switch p.tok.kind {
-		case lpEOF:
+		switch p.tok.Kind {
+		case LPEOF:
 			if p.lex.err != nil {
 				if p.lex.err == bufio.ErrTooLong {
-					return &ParseError{Line: p.tok.line + 1, Reason: fmt.Sprintf("line longer than %d bytes", maxMPSLine)}
+					return &ParseError{Line: p.tok.Line + 1, Reason: fmt.Sprintf("line longer than %d bytes", maxMPSLine)}
 				}
 				return fmt.Errorf("model: read LP: %w", p.lex.err)
 			}
-			if p.section == lpNone {
-				return &ParseError{Line: p.tok.line, Reason: "no objective section (Minimize or Maximize)"}
+			if p.section == LPNoSection {
+				return &ParseError{Line: p.tok.Line, Reason: "no objective section (Minimize or Maximize)"}
 			}
 			return nil
-		case lpSection:
+		case LPKeyword:
 			if err := p.startSection(); err != nil {
 				return err
 			}
-			if p.section == lpEnd {
+			if p.section == LPEnd {
 				return nil
 			}
 			continue
 		}
 		var err error
 		switch p.section {
-		case lpNone:
-			if p.tok.kind == lpOther && bytes.HasPrefix(bytes.ToLower(p.tok.text), []byte("sos")) {
+		case LPNoSection:
+			if p.tok.Kind == LPOther && bytes.HasPrefix(bytes.ToLower(p.tok.Text), []byte("sos")) {
 				return p.errorf("SOS constraints are not supported")
 			}
 			err = p.errorf("expected Minimize or Maximize, got %s", p.describe())
-		case lpObjective:
+		case LPObjective:
 			err = p.objective()
-		case lpConstraints:
+		case LPConstraints:
 			err = p.constraint()
-		case lpBounds:
+		case LPBounds:
 			err = p.bound()
-		case lpGeneral, lpBinary, lpSemi:
+		case LPGeneral, LPBinary, LPSemi:
 			err = p.declaration()
 		}
 		if err != nil {
@@ -368,16 +384,16 @@ func (p *lpParser) parse() error {
 }
 
 func (p *lpParser) startSection() error {
-	sec := p.tok.sec
+	sec := p.tok.Section
 	switch {
-	case sec == lpObjective && p.section != lpNone:
-		return p.errorf("a second objective section %q", p.tok.text)
-	case sec != lpObjective && p.section == lpNone:
-		return p.errorf("section %q before the objective (Minimize or Maximize)", p.tok.text)
-	case sec == lpConstraints && p.section != lpObjective:
-		return p.errorf("section %q after %s", p.tok.text, lpSectionNames[p.section])
+	case sec == LPObjective && p.section != LPNoSection:
+		return p.errorf("a second objective section %q", p.tok.Text)
+	case sec != LPObjective && p.section == LPNoSection:
+		return p.errorf("section %q before the objective (Minimize or Maximize)", p.tok.Text)
+	case sec == LPConstraints && p.section != LPObjective:
+		return p.errorf("section %q after %s", p.tok.Text, lpSectionNames[p.section])
 	}
-	if sec == lpObjective && p.tok.max {
+	if sec == LPObjective && p.tok.Max {
 		p.m.sense = Maximize
 	}
 	p.section = sec
@@ -387,7 +403,7 @@ func (p *lpParser) startSection() error {
 
 // statementName skips "name:" if it comes next and reports whether it did.
 func (p *lpParser) statementName() bool {
-	if p.tok.kind == lpName && p.peek.kind == lpColon {
+	if p.tok.Kind == LPName && p.peek.Kind == LPColon {
 		p.advance()
 		p.advance()
 		return true
@@ -398,20 +414,20 @@ func (p *lpParser) statementName() bool {
 // number reads an optionally signed number, inf and infinity included.
 func (p *lpParser) number() (float64, error) {
 	sign := 1.0
-	for p.tok.kind == lpSign {
-		if p.tok.text[0] == '-' {
+	for p.tok.Kind == LPSign {
+		if p.tok.Text[0] == '-' {
 			sign = -sign
 		}
 		p.advance()
 	}
 	switch {
-	case p.tok.kind == lpName && (bytes.EqualFold(p.tok.text, []byte("inf")) || bytes.EqualFold(p.tok.text, []byte("infinity"))):
+	case p.tok.Kind == LPName && (bytes.EqualFold(p.tok.Text, []byte("inf")) || bytes.EqualFold(p.tok.Text, []byte("infinity"))):
 		p.advance()
 		return sign * math.Inf(1), nil
-	case p.tok.kind == lpNumber:
-		v, ok := parseNumber(p.tok.text)
+	case p.tok.Kind == LPNumber:
+		v, ok := parseNumber(p.tok.Text)
 		if !ok {
-			return 0, p.errorf("bad number %q", p.tok.text)
+			return 0, p.errorf("bad number %q", p.tok.Text)
 		}
 		p.advance()
 		return sign * v, nil
@@ -420,8 +436,8 @@ func (p *lpParser) number() (float64, error) {
 }
 
 // isInf reports whether the current token is inf or infinity.
-func (p *lpParser) isInf(t lpToken) bool {
-	return t.kind == lpName && (len(t.text) == 3 || len(t.text) == 8) && (bytes.EqualFold(t.text, []byte("inf")) || bytes.EqualFold(t.text, []byte("infinity")))
+func (p *lpParser) isInf(t LPToken) bool {
+	return t.Kind == LPName && (len(t.Text) == 3 || len(t.Text) == 8) && (bytes.EqualFold(t.Text, []byte("inf")) || bytes.EqualFold(t.Text, []byte("infinity")))
 }
 
 // expr reads terms into p.e until something that is not a term; it returns their
@@ -431,8 +447,8 @@ func (p *lpParser) expr() (float64, bool, error) {
 	constant, any := 0.0, false
 	for {
 		sign, signed := 1.0, false
-		for p.tok.kind == lpSign {
-			if p.tok.text[0] == '-' {
+		for p.tok.Kind == LPSign {
+			if p.tok.Text[0] == '-' {
 				sign = -sign
 			}
 			signed = true
@@ -442,23 +458,23 @@ func (p *lpParser) expr() (float64, bool, error) {
 		if p.isInf(p.tok) {
 			coef, hasCoef = math.Inf(1), true // only a constant: checked by the caller
 			p.advance()
-		} else if p.tok.kind == lpNumber {
-			v, ok := parseNumber(p.tok.text)
+		} else if p.tok.Kind == LPNumber {
+			v, ok := parseNumber(p.tok.Text)
 			if !ok {
-				return 0, false, p.errorf("bad number %q", p.tok.text)
+				return 0, false, p.errorf("bad number %q", p.tok.Text)
 			}
 			coef, hasCoef = v, true
 			p.advance()
 		}
 		switch {
-		case p.tok.kind == lpName && !p.isInf(p.tok) && p.peek.kind != lpColon:
+		case p.tok.Kind == LPName && !p.isInf(p.tok) && p.peek.Kind != LPColon:
 			if math.Abs(coef) >= MaxMPSCoefficient || math.IsNaN(coef) {
-				return 0, false, p.errorf("coefficient %g of %q is beyond the largest accepted magnitude %g", coef, p.tok.text, MaxMPSCoefficient)
+				return 0, false, p.errorf("coefficient %g of %q is beyond the largest accepted magnitude %g", coef, p.tok.Text, MaxMPSCoefficient)
 			}
-			p.e.Add(p.col(p.tok.text), sign*coef)
+			p.e.Add(p.col(p.tok.Text), sign*coef)
 			p.advance()
 			any = true
-		case p.tok.kind == lpOther && p.tok.text[0] == '[':
+		case p.tok.Kind == LPOther && p.tok.Text[0] == '[':
 			return 0, false, p.errorf("quadratic terms are not supported")
 		case hasCoef:
 			constant += sign * coef
@@ -484,21 +500,21 @@ func (p *lpParser) objective() error {
 		return p.errorf("the objective constant is %g", c)
 	}
 	p.m.objConst += c
-	if p.tok.kind != lpSection && p.tok.kind != lpEOF {
+	if p.tok.Kind != LPKeyword && p.tok.Kind != LPEOF {
 		return p.errorf("unexpected %s in the objective", p.describe())
 	}
 	return nil
 }
 
 func (p *lpParser) constraint() error {
-	line := p.tok.line
+	line := p.tok.Line
 	nameIdx := int32(-1)
-	if p.tok.kind == lpName && p.peek.kind == lpColon {
-		_, h, dup := p.rows.find(p.tok.text)
+	if p.tok.Kind == LPName && p.peek.Kind == LPColon {
+		_, h, dup := p.rows.find(p.tok.Text)
 		if dup {
-			return p.errorf("duplicate constraint name %q", p.tok.text)
+			return p.errorf("duplicate constraint name %q", p.tok.Text)
 		}
-		nameIdx = p.rows.addHashed(p.tok.text, h)
+		nameIdx = p.rows.addHashed(p.tok.Text, h)
 		p.statementName()
 	}
 	lo, hi := math.Inf(-1), math.Inf(1)
@@ -506,7 +522,7 @@ func (p *lpParser) constraint() error {
 	if err != nil {
 		return err
 	}
-	if p.tok.kind != lpOp {
+	if p.tok.Kind != LPOp {
 		if !any {
 			return p.errorf("expected a constraint, got %s", p.describe())
 		}
@@ -514,7 +530,7 @@ func (p *lpParser) constraint() error {
 	}
 	if p.e.Len() == 0 && any {
 		// "lo op terms [op hi]": the terms come after the operator.
-		op := p.tok.op
+		op := p.tok.Op
 		p.advance()
 		left := c
 		c2, _, err := p.expr()
@@ -523,7 +539,7 @@ func (p *lpParser) constraint() error {
 		}
 		if p.e.Len() == 0 {
 			// "0 >= -1": a row without terms (WriteLP's form).
-			op, left, c2 = flip(op), c2, left
+			op, left, c2 = op.Flip(), c2, left
 		}
 		switch op {
 		case LE:
@@ -533,8 +549,8 @@ func (p *lpParser) constraint() error {
 		case EQ:
 			lo, hi = left-c2, left-c2
 		}
-		if p.tok.kind == lpOp {
-			op2 := p.tok.op
+		if p.tok.Kind == LPOp {
+			op2 := p.tok.Op
 			p.advance()
 			v, err := p.number()
 			if err != nil {
@@ -550,7 +566,7 @@ func (p *lpParser) constraint() error {
 			}
 		}
 	} else {
-		op := p.tok.op
+		op := p.tok.Op
 		p.advance()
 		v, err := p.number()
 		if err != nil {
@@ -575,7 +591,7 @@ func (p *lpParser) constraint() error {
 }
 
 func (p *lpParser) bound() error {
-	line := int32(p.tok.line)
+	line := int32(p.tok.Line)
 	setLo := func(j Var, v float64) { p.m.colLo[j] = v; p.bndLine[j] = line }
 	setHi := func(j Var, v float64) { p.m.colHi[j] = v; p.bndLine[j] = line }
 	apply := func(j Var, op Op, v float64, colLeft bool) {
@@ -592,19 +608,19 @@ func (p *lpParser) bound() error {
 			setHi(j, v)
 		}
 	}
-	if p.tok.kind == lpName && !p.isInf(p.tok) {
-		j := p.col(p.tok.text)
+	if p.tok.Kind == LPName && !p.isInf(p.tok) {
+		j := p.col(p.tok.Text)
 		p.advance()
-		if p.tok.kind == lpName && bytes.EqualFold(p.tok.text, []byte("free")) {
+		if p.tok.Kind == LPName && bytes.EqualFold(p.tok.Text, []byte("free")) {
 			setLo(j, math.Inf(-1))
 			setHi(j, math.Inf(1))
 			p.advance()
 			return nil
 		}
-		if p.tok.kind != lpOp {
+		if p.tok.Kind != LPOp {
 			return p.errorf("expected an operator or free after %q, got %s", p.m.VarName(j), p.describe())
 		}
-		op := p.tok.op
+		op := p.tok.Op
 		p.advance()
 		v, err := p.number()
 		if err != nil {
@@ -617,19 +633,19 @@ func (p *lpParser) bound() error {
 	if err != nil {
 		return err
 	}
-	if p.tok.kind != lpOp {
+	if p.tok.Kind != LPOp {
 		return p.errorf("expected an operator, got %s", p.describe())
 	}
-	op := p.tok.op
+	op := p.tok.Op
 	p.advance()
-	if p.tok.kind != lpName || p.isInf(p.tok) {
+	if p.tok.Kind != LPName || p.isInf(p.tok) {
 		return p.errorf("expected a column, got %s", p.describe())
 	}
-	j := p.col(p.tok.text)
+	j := p.col(p.tok.Text)
 	p.advance()
 	apply(j, op, v, false)
-	if p.tok.kind == lpOp {
-		op2 := p.tok.op
+	if p.tok.Kind == LPOp {
+		op2 := p.tok.Op
 		p.advance()
 		w, err := p.number()
 		if err != nil {
@@ -641,18 +657,18 @@ func (p *lpParser) bound() error {
 }
 
 func (p *lpParser) declaration() error {
-	if p.tok.kind != lpName {
+	if p.tok.Kind != LPName {
 		return p.errorf("expected a column name, got %s", p.describe())
 	}
-	j := p.col(p.tok.text)
+	j := p.col(p.tok.Text)
 	switch p.section {
-	case lpGeneral:
+	case LPGeneral:
 		p.isInt[j] = true
-	case lpBinary:
+	case LPBinary:
 		p.isBin[j] = true
-	case lpSemi:
+	case LPSemi:
 		p.isSemi[j] = true
-		p.bndLine[j] = max(p.bndLine[j], int32(p.tok.line))
+		p.bndLine[j] = max(p.bndLine[j], int32(p.tok.Line))
 	}
 	p.advance()
 	return nil
@@ -664,17 +680,6 @@ func (p *lpParser) rowWhat(nameIdx int32) string {
 		return fmt.Sprintf("constraint %d (unnamed)", p.m.NumRows()+1)
 	}
 	return fmt.Sprintf("constraint %q", p.rows.name(nameIdx))
-}
-
-// flip turns "a op b" into "b op' a".
-func flip(op Op) Op {
-	switch op {
-	case LE:
-		return GE
-	case GE:
-		return LE
-	}
-	return op
 }
 
 // build applies the declarations and checks the columns' bounds.

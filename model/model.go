@@ -102,6 +102,18 @@ func (o Op) String() string {
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
 
+// Flip returns the relation with its sides swapped: "a o b" is "b o.Flip() a" (LE
+// and GE swap, EQ stays).
+func (o Op) Flip() Op {
+	switch o {
+	case LE:
+		return GE
+	case GE:
+		return LE
+	}
+	return o
+}
+
 // ErrInvalid is wrapped by every validation error, so callers can test with errors.Is.
 var ErrInvalid = errors.New("model: invalid model")
 

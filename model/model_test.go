@@ -348,3 +348,11 @@ func TestAddConstrDoesNotAllocateAfterGrow(t *testing.T) {
 		}
 	}
 }
+
+func TestOpFlipSwapsTheSides(t *testing.T) {
+	for _, c := range []struct{ op, want Op }{{LE, GE}, {GE, LE}, {EQ, EQ}} {
+		if got := c.op.Flip(); got != c.want {
+			t.Errorf("%v.Flip() = %v, want %v", c.op, got, c.want)
+		}
+	}
+}

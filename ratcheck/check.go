@@ -91,43 +91,18 @@ type Report struct {
 func (m *Model) Check(names []string, x []float64, tol Tolerances) Report {
 	tol = tol.withDefaults()
 	feasTol, intTol := decimal(tol.Feasibility), decimal(tol.Integrality)
-	rep := Report{Feasible: true}
-	var all []Violation
-	note := func(v Violation, beyond bool) {
-		if beyond {
-			rep.Feasible = false
-			rep.Violated++
-		}
-		if v.Kind == KindIntegrality {
-			rep.MaxIntegrality = math.Max(rep.MaxIntegrality, v.Abs)
-		} else {
-			rep.MaxAbsViolation = math.Max(rep.MaxAbsViolation, v.Abs)
-			rep.MaxRelViolation = math.Max(rep.MaxRelViolation, v.Rel)
-		}
-		all = append(all, v)
-	}
+	out := newReporter()
+	note := out.note
 	inf := math.Inf(1)
 
 	// The point, by column.
 	val := make([]*big.Rat, len(m.Cols))
-	for k, name := range names {
-		if k >= len(x) {
-			break
+	m.readPoint(names, x, out, func(j int, v float64, finite bool) {
+		val[j] = new(big.Rat)
+		if finite {
+			val[j].SetFloat64(v)
 		}
-		j := m.ColumnIndex(name)
-		switch {
-		case j < 0:
-			note(Violation{Name: name, Kind: KindUnknown, Abs: inf, Rel: inf}, true)
-			continue
-		case math.IsNaN(x[k]) || math.IsInf(x[k], 0):
-			note(Violation{Name: name, Kind: KindNotFinite, Abs: inf, Rel: inf}, true)
-			val[j] = new(big.Rat)
-			continue
-		case val[j] != nil:
-			note(Violation{Name: name, Kind: KindDuplicate, Abs: inf, Rel: inf}, true)
-		}
-		val[j] = new(big.Rat).SetFloat64(x[k])
-	}
+	})
 
 	// Columns: bounds, integrality, objective.
 	obj := new(big.Rat).Set(m.ObjConst)
@@ -188,8 +163,8 @@ func (m *Model) Check(names []string, x []float64, tol Tolerances) Report {
 			note(Violation{Name: c.Name, Kind: KindIntegrality, Abs: f, Rel: f}, dist.Cmp(intTol) > 0)
 		}
 	}
-	rep.Objective = obj
-	rep.ObjectiveFloat = f64(obj)
+	out.rep.Objective = obj
+	out.rep.ObjectiveFloat = f64(obj)
 
 	// Rows.
 	act, pos, neg := new(big.Rat), new(big.Rat), new(big.Rat)
@@ -229,12 +204,69 @@ func (m *Model) Check(names []string, x []float64, tol Tolerances) Report {
 		}
 	}
 
+	return out.report()
+}
+
+// reporter assembles the Report of Check and CheckFloat from the violations they note.
+type reporter struct {
+	rep Report
+	all []Violation
+}
+
+func newReporter() *reporter { return &reporter{rep: Report{Feasible: true}} }
+
+// note records the violation v; beyond says whether it exceeds its tolerance.
+func (r *reporter) note(v Violation, beyond bool) {
+	if beyond {
+		r.rep.Feasible = false
+		r.rep.Violated++
+	}
+	if v.Kind == KindIntegrality {
+		r.rep.MaxIntegrality = math.Max(r.rep.MaxIntegrality, v.Abs)
+	} else {
+		r.rep.MaxAbsViolation = math.Max(r.rep.MaxAbsViolation, v.Abs)
+		r.rep.MaxRelViolation = math.Max(r.rep.MaxRelViolation, v.Rel)
+	}
+	r.all = append(r.all, v)
+}
+
+// report returns the report with its Worst violations: up to MaxWorst, the largest
+// relative amount first (in the order noted among equals).
+func (r *reporter) report() Report {
+	all := r.all
 	sort.SliceStable(all, func(a, b int) bool { return all[a].Rel > all[b].Rel })
 	if len(all) > MaxWorst {
 		all = all[:MaxWorst]
 	}
-	rep.Worst = all
-	return rep
+	r.rep.Worst = all
+	return r.rep
+}
+
+// readPoint matches the point (names[k] = x[k], values beyond len(names) ignored) to
+// the model's columns: it calls set for each value of a model column, in order (finite
+// is false for NaN and ±Inf), and notes unknown names, values that are not finite and
+// names given twice.
+func (m *Model) readPoint(names []string, x []float64, r *reporter, set func(j int, v float64, finite bool)) {
+	inf := math.Inf(1)
+	seen := make([]bool, len(m.Cols))
+	for k, name := range names {
+		if k >= len(x) {
+			break
+		}
+		j := m.ColumnIndex(name)
+		finite := !math.IsNaN(x[k]) && !math.IsInf(x[k], 0)
+		switch {
+		case j < 0:
+			r.note(Violation{Name: name, Kind: KindUnknown, Abs: inf, Rel: inf}, true)
+			continue
+		case !finite:
+			r.note(Violation{Name: name, Kind: KindNotFinite, Abs: inf, Rel: inf}, true)
+		case seen[j]:
+			r.note(Violation{Name: name, Kind: KindDuplicate, Abs: inf, Rel: inf}, true)
+		}
+		seen[j] = true
+		set(j, x[k], finite)
+	}
 }
 
 // decimal returns the rational of f's shortest decimal text: a tolerance of 1e-6 is

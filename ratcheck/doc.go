@@ -19,8 +19,9 @@
 // order of rows and columns come from that reading. For MPS the numbers come through
 // model.ReadMPSFields, which hands over each data line as the float reader split it
 // (fixed-format columns included), so there is no second MPS tokenizer. For LP a
-// compact parser of the same grammar re-reads the numbers; sums (a name repeated in a
-// row, constants moved to the right-hand side) are formed exactly. Literals beyond
+// compact parser of the same grammar re-reads the tokens of model.LPLexer, the float
+// reader's own tokenizer; sums (a name repeated in a row, constants moved to the
+// right-hand side) are formed exactly. Literals beyond
 // the range of float64 (an exponent of magnitude above 1000) are read as float64
 // reads them (0 or infinite), so that a hostile file cannot make a huge rational.
 //

@@ -3,7 +3,6 @@ package ratcheck
 import (
 	"math"
 	"math/big"
-	"sort"
 
 	"github.com/schedopt/schedopt/model"
 )
@@ -15,42 +14,17 @@ import (
 func (m *Model) CheckFloat(names []string, x []float64, tol Tolerances) Report {
 	tol = tol.withDefaults()
 	fm := m.Float
-	rep := Report{Feasible: true}
-	var all []Violation
+	out := newReporter()
+	note := out.note
 	inf := math.Inf(1)
-	note := func(v Violation, beyond bool) {
-		if beyond {
-			rep.Feasible = false
-			rep.Violated++
-		}
-		if v.Kind == KindIntegrality {
-			rep.MaxIntegrality = math.Max(rep.MaxIntegrality, v.Abs)
-		} else {
-			rep.MaxAbsViolation = math.Max(rep.MaxAbsViolation, v.Abs)
-			rep.MaxRelViolation = math.Max(rep.MaxRelViolation, v.Rel)
-		}
-		all = append(all, v)
-	}
 	val := make([]float64, len(m.Cols))
 	set := make([]bool, len(m.Cols))
-	for k, name := range names {
-		if k >= len(x) {
-			break
+	m.readPoint(names, x, out, func(j int, v float64, finite bool) {
+		set[j] = true
+		if finite {
+			val[j] = v
 		}
-		j := m.ColumnIndex(name)
-		switch {
-		case j < 0:
-			note(Violation{Name: name, Kind: KindUnknown, Abs: inf, Rel: inf}, true)
-			continue
-		case math.IsNaN(x[k]) || math.IsInf(x[k], 0):
-			note(Violation{Name: name, Kind: KindNotFinite, Abs: inf, Rel: inf}, true)
-			set[j] = true
-			continue
-		case set[j]:
-			note(Violation{Name: name, Kind: KindDuplicate, Abs: inf, Rel: inf}, true)
-		}
-		val[j], set[j] = x[k], true
-	}
+	})
 	obj := fm.ObjectiveConstant()
 	for j := range m.Cols {
 		v := model.Var(j)
@@ -89,10 +63,10 @@ func (m *Model) CheckFloat(names []string, x []float64, tol Tolerances) Report {
 			note(Violation{Name: name, Kind: KindIntegrality, Abs: d, Rel: d}, d > tol.Integrality)
 		}
 	}
-	rep.ObjectiveFloat = obj
-	rep.Objective = new(big.Rat)
+	out.rep.ObjectiveFloat = obj
+	out.rep.Objective = new(big.Rat)
 	if !math.IsInf(obj, 0) && !math.IsNaN(obj) {
-		rep.Objective.SetFloat64(obj)
+		out.rep.Objective.SetFloat64(obj)
 	}
 	for i := range m.Rows {
 		idx, coef := fm.RowTerms(model.Row(i))
@@ -118,10 +92,5 @@ func (m *Model) CheckFloat(names []string, x []float64, tol Tolerances) Report {
 			note(Violation{Name: m.Rows[i].Name, Kind: KindRow, Abs: d, Rel: r}, r > tol.Feasibility)
 		}
 	}
-	sort.SliceStable(all, func(a, b int) bool { return all[a].Rel > all[b].Rel })
-	if len(all) > MaxWorst {
-		all = all[:MaxWorst]
-	}
-	rep.Worst = all
-	return rep
+	return out.report()
 }

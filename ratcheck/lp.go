@@ -1,7 +1,6 @@
 package ratcheck
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
@@ -11,203 +10,45 @@ import (
 )
 
 // The LP reader: a compact re-reading of the grammar of model.ReadLP (which has
-// accepted the file before this runs), with exact sums. Token and section kinds
-// follow model/lpread.go.
-
-const (
-	tEOF = iota
-	tSection
-	tNumber
-	tName
-	tSign
-	tOp
-	tColon
-	tOther
-)
-
-const (
-	sNone = iota
-	sObjective
-	sConstraints
-	sBounds
-	sGeneral
-	sBinary
-	sSemi
-	sEnd
-)
-
-type lpTok struct {
-	kind int
-	text string
-	op   model.Op
-	sec  int
-}
-
-// lpLex splits the whole file into tokens, held in memory (about 50 bytes per token).
-func lpLex(r io.Reader) ([]lpTok, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
-	var toks []lpTok
-	for sc.Scan() {
-		s := sc.Bytes()
-		pos := 0
-		if sec, n := lpKeyword(s); sec != sNone {
-			toks = append(toks, lpTok{kind: tSection, sec: sec, text: string(s[:n])})
-			pos = n
-		}
-		if i := bytes.IndexByte(s[pos:], '\\'); i >= 0 {
-			s = s[:pos+i] // a comment runs to the end of the line
-		}
-		for pos < len(s) {
-			c := s[pos]
-			if isSpace(c) {
-				pos++
-				continue
-			}
-			i := pos
-			t := lpTok{}
-			switch {
-			case c == '+' || c == '-':
-				t.kind, pos = tSign, i+1
-			case c == ':':
-				t.kind, pos = tColon, i+1
-			case c == '<' || c == '>' || c == '=':
-				j := i + 1
-				if j < len(s) && (s[j] == '=' || s[j] == '<' || s[j] == '>') {
-					j++
-				}
-				t.kind, pos = tOp, j
-				switch string(s[i:j]) {
-				case "<=", "=<", "<":
-					t.op = model.LE
-				case ">=", "=>", ">":
-					t.op = model.GE
-				case "=", "==":
-					t.op = model.EQ
-				default:
-					t.kind = tOther
-				}
-			case c >= '0' && c <= '9' || c == '.':
-				j := i
-				for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.') {
-					j++
-				}
-				if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
-					k := j + 1
-					if k < len(s) && (s[k] == '+' || s[k] == '-') {
-						k++
-					}
-					if k < len(s) && s[k] >= '0' && s[k] <= '9' {
-						for k < len(s) && s[k] >= '0' && s[k] <= '9' {
-							k++
-						}
-						j = k
-					}
-				}
-				t.kind, pos = tNumber, j
-			case nameByte(c):
-				j := i
-				for j < len(s) && nameByte(s[j]) {
-					j++
-				}
-				t.kind, pos = tName, j
-			default:
-				t.kind, pos = tOther, i+1
-			}
-			t.text = string(s[i:pos])
-			toks = append(toks, t)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	return append(toks, lpTok{kind: tEOF}), nil
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'
-}
-
-func nameByte(c byte) bool {
-	return c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		bytes.IndexByte([]byte("!\"#$%&()/,.;?@_`'{}|~"), c) >= 0
-}
-
-// lpKeyword is model's section test: the first word of a line, any case.
-func lpKeyword(s []byte) (sec, n int) {
-	word := func(i int) (int, int) {
-		for i < len(s) && isSpace(s[i]) {
-			i++
-		}
-		j := i
-		for j < len(s) && !isSpace(s[j]) && s[j] != ':' {
-			j++
-		}
-		return i, j
-	}
-	a, b := word(0)
-	w := string(bytes.ToLower(s[a:b]))
-	switch w {
-	case "minimize", "minimise", "minimum", "min", "maximize", "maximise", "maximum", "max":
-		return sObjective, b
-	case "st", "s.t.", "st.":
-		return sConstraints, b
-	case "subject", "such":
-		c, d := word(b)
-		if t := string(bytes.ToLower(s[c:d])); t == "to" || t == "that" {
-			return sConstraints, d
-		}
-	case "bounds", "bound":
-		return sBounds, b
-	case "general", "generals", "gen", "integer", "integers", "int":
-		return sGeneral, b
-	case "binary", "binaries", "bin":
-		return sBinary, b
-	case "semi-continuous", "semis", "semi":
-		return sSemi, b
-	case "sos", "sos1", "sos2":
-		return -1, b
-	case "end":
-		return sEnd, b
-	}
-	return sNone, 0
-}
+// accepted the file before this runs), with exact sums. It reads the tokens of
+// model.LPLexer, ReadLP's own tokenizer, so both readers see the same file.
 
 // lpReader re-reads the tokens with exact numbers.
 type lpReader struct {
-	toks    []lpTok
-	k       int
-	m       *Model
-	section int
-	cols    map[string]int
-	nrow    int
-	lo, hi  []xnum
-	terms   map[int]*big.Rat // the current expression
-	order   []int
+	lex       *model.LPLexer
+	tok, peek model.LPToken // the current token and the next
+	m         *Model
+	section   model.LPSection
+	cols      map[string]int
+	nrow      int
+	lo, hi    []xnum
+	terms     map[int]*big.Rat // the current expression
+	order     []int
 }
 
-func (p *lpReader) tok() lpTok  { return p.toks[p.k] }
-func (p *lpReader) peek() lpTok { return p.toks[min(p.k+1, len(p.toks)-1)] }
 func (p *lpReader) advance() {
-	if p.k < len(p.toks)-1 {
-		p.k++
-	}
+	p.tok = p.peek
+	p.peek = p.lex.Next()
 }
 
-func isInfTok(t lpTok) bool {
-	_, ok := isInfWord([]byte(t.text))
-	return t.kind == tName && ok && t.text[0] != '+' && t.text[0] != '-'
+func isInfTok(t model.LPToken) bool {
+	_, ok := isInfWord(t.Text)
+	return t.Kind == model.LPName && ok && t.Text[0] != '+' && t.Text[0] != '-'
 }
+
+// isMinus reports whether the sign token t is a minus.
+func isMinus(t model.LPToken) bool { return t.Text[0] == '-' }
 
 // readLP re-reads the LP file behind the float model fm for its exact numbers.
 func readLP(r io.Reader, fm *model.Model) (*Model, error) {
-	toks, err := lpLex(r)
-	if err != nil {
+	m := newModel(fm)
+	p := &lpReader{lex: model.NewLPLexer(r), m: m, cols: make(map[string]int, len(m.Cols))}
+	p.peek = p.lex.Next()
+	p.advance()
+	if err := p.parse(); err != nil {
 		return nil, err
 	}
-	m := newModel(fm)
-	p := &lpReader{toks: toks, m: m, cols: make(map[string]int, len(m.Cols))}
-	if err := p.parse(); err != nil {
+	if err := p.lex.Err(); err != nil {
 		return nil, err
 	}
 	if len(p.cols) != len(m.Cols) || p.nrow != len(m.Rows) {
@@ -228,15 +69,15 @@ func readLP(r io.Reader, fm *model.Model) (*Model, error) {
 	return m, nil
 }
 
-func (p *lpReader) col(name string) (int, error) {
-	if j, ok := p.cols[name]; ok {
+func (p *lpReader) col(name []byte) (int, error) {
+	if j, ok := p.cols[string(name)]; ok {
 		return j, nil
 	}
 	j := len(p.cols)
-	if p.m.ColumnIndex(name) != j {
+	if p.m.ColumnIndex(string(name)) != j {
 		return 0, fmt.Errorf("column %q is not the float reader's column %d", name, j)
 	}
-	p.cols[name] = j
+	p.cols[string(name)] = j
 	p.lo = append(p.lo, zero())
 	p.hi = append(p.hi, posInf)
 	return j, nil
@@ -244,34 +85,34 @@ func (p *lpReader) col(name string) (int, error) {
 
 func (p *lpReader) parse() error {
 	for {
-		t := p.tok()
-		switch t.kind {
-		case tEOF:
+		t := p.tok
+		switch t.Kind {
+		case model.LPEOF:
 			return nil
-		case tSection:
-			if t.sec == sEnd {
+		case model.LPKeyword:
+			if t.Section == model.LPEnd {
 				return nil
 			}
-			p.section = t.sec
+			p.section = t.Section
 			p.advance()
 			continue
 		}
 		var err error
 		switch p.section {
-		case sObjective:
+		case model.LPObjective:
 			err = p.objective()
-		case sConstraints:
+		case model.LPConstraints:
 			err = p.constraint()
-		case sBounds:
+		case model.LPBounds:
 			err = p.bound()
-		case sGeneral, sBinary, sSemi:
-			if t.kind != tName {
-				return fmt.Errorf("expected a column, got %q", t.text)
+		case model.LPGeneral, model.LPBinary, model.LPSemi:
+			if t.Kind != model.LPName {
+				return fmt.Errorf("expected a column, got %q", t.Text)
 			}
-			_, err = p.col(t.text)
+			_, err = p.col(t.Text)
 			p.advance()
 		default:
-			return fmt.Errorf("unexpected %q", t.text)
+			return fmt.Errorf("unexpected %q", t.Text)
 		}
 		if err != nil {
 			return err
@@ -280,7 +121,7 @@ func (p *lpReader) parse() error {
 }
 
 func (p *lpReader) statementName() bool {
-	if p.tok().kind == tName && p.peek().kind == tColon {
+	if p.tok.Kind == model.LPName && p.peek.Kind == model.LPColon {
 		p.advance()
 		p.advance()
 		return true
@@ -291,22 +132,22 @@ func (p *lpReader) statementName() bool {
 // number reads an optionally signed number, inf included.
 func (p *lpReader) number() (xnum, error) {
 	neg := false
-	for p.tok().kind == tSign {
-		neg = neg != (p.tok().text == "-")
+	for p.tok.Kind == model.LPSign {
+		neg = neg != isMinus(p.tok)
 		p.advance()
 	}
-	t := p.tok()
+	t := p.tok
 	var v xnum
 	switch {
 	case isInfTok(t):
 		v = posInf
-	case t.kind == tNumber:
+	case t.Kind == model.LPNumber:
 		var ok bool
-		if v, ok = parseNum([]byte(t.text)); !ok {
-			return v, fmt.Errorf("bad number %q", t.text)
+		if v, ok = parseNum(t.Text); !ok {
+			return v, fmt.Errorf("bad number %q", t.Text)
 		}
 	default:
-		return v, fmt.Errorf("expected a number, got %q", t.text)
+		return v, fmt.Errorf("expected a number, got %q", t.Text)
 	}
 	p.advance()
 	if neg {
@@ -322,19 +163,19 @@ func (p *lpReader) expr() (xnum, bool, error) {
 	constant, any := zero(), false
 	for {
 		neg, signed := false, false
-		for p.tok().kind == tSign {
-			neg = neg != (p.tok().text == "-")
+		for p.tok.Kind == model.LPSign {
+			neg = neg != isMinus(p.tok)
 			signed = true
 			p.advance()
 		}
 		coef, hasCoef := finite(big.NewRat(1, 1)), false
-		if isInfTok(p.tok()) {
+		if isInfTok(p.tok) {
 			coef, hasCoef = posInf, true
 			p.advance()
-		} else if p.tok().kind == tNumber {
-			v, ok := parseNum([]byte(p.tok().text))
+		} else if p.tok.Kind == model.LPNumber {
+			v, ok := parseNum(p.tok.Text)
 			if !ok {
-				return constant, false, fmt.Errorf("bad number %q", p.tok().text)
+				return constant, false, fmt.Errorf("bad number %q", p.tok.Text)
 			}
 			coef, hasCoef = v, true
 			p.advance()
@@ -342,13 +183,13 @@ func (p *lpReader) expr() (xnum, bool, error) {
 		if neg {
 			coef = coef.neg()
 		}
-		t := p.tok()
+		t := p.tok
 		switch {
-		case t.kind == tName && !isInfTok(t) && p.peek().kind != tColon:
+		case t.Kind == model.LPName && !isInfTok(t) && p.peek.Kind != model.LPColon:
 			if coef.inf != 0 {
-				return constant, false, fmt.Errorf("infinite coefficient of %q", t.text)
+				return constant, false, fmt.Errorf("infinite coefficient of %q", t.Text)
 			}
-			j, err := p.col(t.text)
+			j, err := p.col(t.Text)
 			if err != nil {
 				return constant, false, err
 			}
@@ -367,7 +208,7 @@ func (p *lpReader) expr() (xnum, bool, error) {
 			}
 			any = true
 		case signed:
-			return constant, false, fmt.Errorf("expected a term after the sign, got %q", t.text)
+			return constant, false, fmt.Errorf("expected a term after the sign, got %q", t.Text)
 		default:
 			return constant, any, nil
 		}
@@ -388,8 +229,8 @@ func (p *lpReader) objective() error {
 		return fmt.Errorf("infinite objective constant")
 	}
 	p.m.ObjConst.Add(p.m.ObjConst, c.r)
-	if t := p.tok(); t.kind != tSection && t.kind != tEOF {
-		return fmt.Errorf("unexpected %q in the objective", t.text)
+	if t := p.tok; t.Kind != model.LPKeyword && t.Kind != model.LPEOF {
+		return fmt.Errorf("unexpected %q in the objective", t.Text)
 	}
 	return nil
 }
@@ -410,11 +251,11 @@ func (p *lpReader) constraint() error {
 	if err != nil {
 		return err
 	}
-	if p.tok().kind != tOp {
-		return fmt.Errorf("expected an operator, got %q", p.tok().text)
+	if p.tok.Kind != model.LPOp {
+		return fmt.Errorf("expected an operator, got %q", p.tok.Text)
 	}
 	if len(p.terms) == 0 && any {
-		op := p.tok().op
+		op := p.tok.Op
 		p.advance()
 		left := c
 		c2, _, err := p.expr()
@@ -422,54 +263,32 @@ func (p *lpReader) constraint() error {
 			return err
 		}
 		if len(p.terms) == 0 {
-			op, left, c2 = flip(op), c2, left
+			op, left, c2 = op.Flip(), c2, left
 		}
 		v, err := sub(left, c2)
 		if err != nil {
 			return err
 		}
-		switch op {
-		case model.LE:
-			lo = v
-		case model.GE:
-			hi = v
-		case model.EQ:
-			lo, hi = v, v
-		}
-		if p.tok().kind == tOp {
-			op2 := p.tok().op
-			p.advance()
-			w, err := p.number()
+		setSide(op.Flip(), v, &lo, &hi) // "v op terms" is "terms op' v"
+		if p.tok.Kind == model.LPOp {
+			op2, w, err := p.opNumber()
 			if err != nil {
 				return err
 			}
 			if w, err = sub(w, c2); err != nil {
 				return err
 			}
-			if op2 == model.LE {
-				hi = w
-			} else {
-				lo = w
-			}
+			setSide(op2, w, &lo, &hi) // ReadLP has refused = here
 		}
 	} else {
-		op := p.tok().op
-		p.advance()
-		v, err := p.number()
+		op, v, err := p.opNumber()
 		if err != nil {
 			return err
 		}
 		if v, err = sub(v, c); err != nil {
 			return err
 		}
-		switch op {
-		case model.LE:
-			hi = v
-		case model.GE:
-			lo = v
-		case model.EQ:
-			lo, hi = v, v
-		}
+		setSide(op, v, &lo, &hi)
 	}
 	i := p.nrow
 	if i >= len(p.m.Rows) {
@@ -487,47 +306,49 @@ func (p *lpReader) constraint() error {
 	return nil
 }
 
-func flip(op model.Op) model.Op {
+// opNumber reads an operator and the optionally signed number after it.
+func (p *lpReader) opNumber() (model.Op, xnum, error) {
+	op := p.tok.Op
+	p.advance()
+	v, err := p.number()
+	return op, v, err
+}
+
+// setSide applies "x op v" to the interval [lo, hi]: LE sets its upper end, GE its
+// lower end, EQ both.
+func setSide(op model.Op, v xnum, lo, hi *xnum) {
 	switch op {
 	case model.LE:
-		return model.GE
+		*hi = v
 	case model.GE:
-		return model.LE
+		*lo = v
+	case model.EQ:
+		*lo, *hi = v, v
 	}
-	return op
 }
 
 func (p *lpReader) bound() error {
 	apply := func(j int, op model.Op, v xnum, colLeft bool) {
-		if !colLeft && op != model.EQ {
-			op = flip(op)
+		if !colLeft {
+			op = op.Flip() // "v op x" is "x op' v"
 		}
-		switch op {
-		case model.LE:
-			p.hi[j] = v
-		case model.GE:
-			p.lo[j] = v
-		case model.EQ:
-			p.lo[j], p.hi[j] = v, v
-		}
+		setSide(op, v, &p.lo[j], &p.hi[j])
 	}
-	if t := p.tok(); t.kind == tName && !isInfTok(t) {
-		j, err := p.col(t.text)
+	if t := p.tok; t.Kind == model.LPName && !isInfTok(t) {
+		j, err := p.col(t.Text)
 		if err != nil {
 			return err
 		}
 		p.advance()
-		if t := p.tok(); t.kind == tName && bytes.EqualFold([]byte(t.text), []byte("free")) {
+		if t := p.tok; t.Kind == model.LPName && bytes.EqualFold(t.Text, []byte("free")) {
 			p.lo[j], p.hi[j] = negInf, posInf
 			p.advance()
 			return nil
 		}
-		if p.tok().kind != tOp {
-			return fmt.Errorf("expected an operator after %q", t.text)
+		if p.tok.Kind != model.LPOp {
+			return fmt.Errorf("expected an operator after %q", p.m.Cols[j].Name)
 		}
-		op := p.tok().op
-		p.advance()
-		v, err := p.number()
+		op, v, err := p.opNumber()
 		if err != nil {
 			return err
 		}
@@ -538,21 +359,19 @@ func (p *lpReader) bound() error {
 	if err != nil {
 		return err
 	}
-	if p.tok().kind != tOp {
-		return fmt.Errorf("expected an operator, got %q", p.tok().text)
+	if p.tok.Kind != model.LPOp {
+		return fmt.Errorf("expected an operator, got %q", p.tok.Text)
 	}
-	op := p.tok().op
+	op := p.tok.Op
 	p.advance()
-	j, err := p.col(p.tok().text)
+	j, err := p.col(p.tok.Text)
 	if err != nil {
 		return err
 	}
 	p.advance()
 	apply(j, op, v, false)
-	if p.tok().kind == tOp {
-		op2 := p.tok().op
-		p.advance()
-		w, err := p.number()
+	if p.tok.Kind == model.LPOp {
+		op2, w, err := p.opNumber()
 		if err != nil {
 			return err
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
@@ -55,13 +54,9 @@ func (f *File) Lookup(name string) (Entry, bool) {
 // ReadFile reads a .solu file. A malformed line is a *domain.FieldError naming the
 // file and the line.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := domain.Open(path)
 	if err != nil {
-		reason := err.Error()
-		if errors.Is(err, os.ErrNotExist) {
-			reason = "no such file"
-		}
-		return nil, &domain.FieldError{File: path, Reason: reason}
+		return nil, err
 	}
 	defer fh.Close()
 	f, err := Parse(fh)

@@ -312,10 +312,6 @@ func exampleLines(text string) []string {
 // Every example of measure's and import's --help runs, in order, in a scratch
 // directory (so later examples see the files earlier ones wrote).
 func TestMeasureAndImportHelpExamplesRun(t *testing.T) {
-	repoAbs, err := filepath.Abs(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
 	root := newRoot(&env{})
 	var lines []string
 	for _, path := range [][]string{{"measure"}, {"import"}, {"import", "profile"}} {
@@ -328,8 +324,21 @@ func TestMeasureAndImportHelpExamplesRun(t *testing.T) {
 	if len(lines) < 6 {
 		t.Fatalf("%d examples", len(lines))
 	}
+	runInMeasureScratch(t, lines, "0\n", t.Errorf)
+}
+
+// runInMeasureScratch runs the example lines in order in a scratch directory that
+// holds a meter file meter.J reading meter and a link to the repository's measure/;
+// an example that does not exit 0 is reported with fail (t.Errorf goes on to the next
+// example, t.Fatalf stops).
+func runInMeasureScratch(t *testing.T, lines []string, meter string, fail func(format string, args ...any)) {
+	t.Helper()
+	repoAbs, err := filepath.Abs(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Chdir(t.TempDir())
-	if err := os.WriteFile("meter.J", []byte("0\n"), 0o644); err != nil {
+	if err := os.WriteFile("meter.J", []byte(meter), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(repoAbs, "measure"), "measure"); err != nil {
@@ -338,7 +347,7 @@ func TestMeasureAndImportHelpExamplesRun(t *testing.T) {
 	for _, l := range lines {
 		code, _, errs := runExample(t, l)
 		if code != 0 {
-			t.Errorf("%s\nexit %d\n%s", l, code, errs)
+			fail("%s\nexit %d\n%s", l, code, errs)
 		}
 	}
 }
@@ -346,10 +355,6 @@ func TestMeasureAndImportHelpExamplesRun(t *testing.T) {
 // The measure and import profile examples of docs/cli.md run as written (in a
 // scratch directory, in order), and the instance they make has the promised front.
 func TestCLIDocMeasureExamples(t *testing.T) {
-	repoAbs, err := filepath.Abs(repo)
-	if err != nil {
-		t.Fatal(err)
-	}
 	doc, err := os.ReadFile(filepath.Join(repo, "docs", "cli.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -368,19 +373,7 @@ func TestCLIDocMeasureExamples(t *testing.T) {
 	if len(lines) < 6 {
 		t.Fatalf("%d examples", len(lines))
 	}
-	t.Chdir(t.TempDir())
-	if err := os.WriteFile("meter.J", []byte("12.5\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(repoAbs, "measure"), "measure"); err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range lines {
-		code, _, errs := runExample(t, l)
-		if code != 0 {
-			t.Fatalf("%s\nexit %d\n%s", l, code, errs)
-		}
-	}
+	runInMeasureScratch(t, lines, "12.5\n", t.Fatalf)
 	if st, err := os.Stat("busy.svg"); err != nil || st.Size() == 0 {
 		t.Errorf("no front plot: %v", err)
 	}

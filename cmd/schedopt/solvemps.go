@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -132,13 +131,9 @@ func isLPFile(path string) bool { return strings.EqualFold(filepath.Ext(path), "
 // an SC bound inside integer markers. Warnings about conventions other readers do
 // not share go to warnOut as "file:N: warning: reason".
 func readModelFile(path string, lp bool, sc model.SCReading, warnOut io.Writer) (*model.Model, error) {
-	fh, err := os.Open(path)
+	fh, err := domain.Open(path)
 	if err != nil {
-		reason := err.Error()
-		if os.IsNotExist(err) {
-			reason = "no such file"
-		}
-		return nil, &domain.FieldError{File: path, Reason: reason}
+		return nil, err
 	}
 	defer fh.Close()
 	r, err := gunzipped(path, fh)
