@@ -2,7 +2,6 @@ package dltbb
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -65,25 +64,7 @@ func genInstance(tb testing.TB, m int, seed uint64) (*dm.Instance, [][]int) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	seen := map[string]bool{}
-	var starts [][]int
-	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
-		for _, psr := range hdlt.PSRs() {
-			h, err := hdlt.Online(context.Background(), in, rule, psr, 4)
-			if err != nil || len(h.Messages) == 0 {
-				continue
-			}
-			seq := make([]int, in.N)
-			for j := range seq {
-				seq[j] = h.Messages[j%len(h.Messages)].Machine
-			}
-			if key := fmt.Sprint(seq); !seen[key] {
-				seen[key] = true
-				starts = append(starts, seq)
-			}
-		}
-	}
-	return in, starts
+	return in, hdlt.StartSequences(context.Background(), in, 4)
 }
 
 // benchSeed solves generator seed to 0.2 % on one thread with the certified simplex

@@ -254,3 +254,32 @@ func (h *intHeap) Pop() any {
 	h.xs = h.xs[:len(h.xs)-1]
 	return x
 }
+
+// StartSequences returns the machine orders of the online heuristics (SSC and GSS
+// with every PSR, run with seed), each cut or repeated to n messages, without
+// duplicates: the starting incumbents of the sequence branch-and-bound (exact/dltbb).
+// It stops early, with what it has, when ctx ends.
+func StartSequences(ctx context.Context, in *dltmulti.Instance, seed uint64) [][]int {
+	seen := map[string]bool{}
+	var out [][]int
+	for _, rule := range []Rule{SSC, GSS} {
+		for _, psr := range PSRs() {
+			if ctx.Err() != nil {
+				return out
+			}
+			h, err := Online(ctx, in, rule, psr, seed)
+			if err != nil || len(h.Messages) == 0 {
+				continue
+			}
+			seq := make([]int, in.N)
+			for j := range seq {
+				seq[j] = h.Messages[j%len(h.Messages)].Machine
+			}
+			if key := fmt.Sprint(seq); !seen[key] {
+				seen[key] = true
+				out = append(out, seq)
+			}
+		}
+	}
+	return out
+}

@@ -44,32 +44,10 @@ func (p *Problem) Advice(backend string, res *solve.Result) string {
 	return "dlt-multi: --backend exact (the sequence branch-and-bound) usually proves such instances much faster, e.g. --backend exact --gap 0.002"
 }
 
-// StartSequences returns the machine orders of the online heuristics (SSC and GSS with
-// every PSR), cut or repeated to n messages, without duplicates.
+// StartSequences returns the online heuristics' machine orders
+// (hdlt.StartSequences), the sequence branch-and-bound's starting incumbents.
 func (p *Problem) StartSequences(ctx context.Context) [][]int {
-	in := p.Inst
-	seen := map[string]bool{}
-	var out [][]int
-	for _, rule := range []hdlt.Rule{hdlt.SSC, hdlt.GSS} {
-		for _, psr := range hdlt.PSRs() {
-			if ctx.Err() != nil {
-				return out
-			}
-			h, err := hdlt.Online(ctx, in, rule, psr, heuristicSeed)
-			if err != nil || len(h.Messages) == 0 {
-				continue
-			}
-			seq := make([]int, in.N)
-			for j := range seq {
-				seq[j] = h.Messages[j%len(h.Messages)].Machine
-			}
-			if key := fmt.Sprint(seq); !seen[key] {
-				seen[key] = true
-				out = append(out, seq)
-			}
-		}
-	}
-	return out
+	return hdlt.StartSequences(ctx, p.Inst, heuristicSeed)
 }
 
 // solveSequenceBB runs exact/dltbb under ctx (the time limit) with req's relative gap
