@@ -60,8 +60,8 @@ const (
 // Without Policy.Certify, a cutoff solve confirming an optimum gets cutoffShare of
 // the first solve's time, and at least minCutoffTime, for each of at most cutoffTries
 // paths: the confirmation of a cheap optimum costs at most half a solve more (on
-// MIPLIB 3 the shifted geometric mean of the total stays within 1.25 times the raw
-// solver's, docs/certification.md). A confirmation that runs out leaves the optimum
+// MIPLIB 3 the total is still 1.56 times the raw solver's in shifted geometric mean,
+// mostly cutoff solves that run out; docs/certification.md). A confirmation that runs out leaves the optimum
 // backed by the solver's proof and the verified point alone, and the certificate says
 // so. The models that exposed the presolve bugs solve in milliseconds, and their
 // presolve-off cutoff solves end well within minCutoffTime.
