@@ -14,8 +14,13 @@ import (
 	"github.com/schedopt/schedopt/model"
 )
 
-// benchDir holds the MIPLIB 3 development set (public instances of 1996).
-const benchDir = "/work/shared/benchsets/miplib3-dev"
+// benchDir holds the MIPLIB 3 development set (public instances of 1996): in shared/,
+// beside the clone in CI. Where it is not there (a clone on its own), the
+// repository's copy of three of its files stands in (benchCopy).
+const (
+	benchDir  = "../../shared/benchsets/miplib3-dev"
+	benchCopy = "../bench/testdata/miplib3"
+)
 
 // agree checks that the exact model reads as the float one: the same names, kinds,
 // sense, and float64(rational) == the float reading for every number. Sums formed by
@@ -78,7 +83,11 @@ func agree(t *testing.T, name string, m *Model, fm *model.Model) {
 // files lists the model files the agreement test reads.
 func files(t *testing.T) []string {
 	var out []string
-	for _, pat := range []string{"../model/testdata/*.mps", "../model/testdata/*.lp", benchDir + "/*.mps.gz", "../bench/sets/schedlib/*.mps.gz"} {
+	set := benchDir
+	if _, err := os.Stat(set); err != nil {
+		set = benchCopy
+	}
+	for _, pat := range []string{"../model/testdata/*.mps", "../model/testdata/*.lp", set + "/*.mps.gz", "../bench/sets/schedlib/*.mps.gz"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +95,7 @@ func files(t *testing.T) []string {
 		out = append(out, m...)
 	}
 	if len(out) < 20 {
-		t.Fatalf("only %d test files found: is %s there?", len(out), benchDir)
+		t.Fatalf("only %d test files found (MIPLIB files from %s)", len(out), set)
 	}
 	return out
 }
