@@ -42,9 +42,13 @@ type Policy struct {
 }
 
 // DefaultConfirmBelow is the default Policy.ConfirmBelow. Below it a second look
-// costs little, and it is where the random models that exposed the presolve bugs
-// live; longer solves are confirmed with Policy.Certify.
-const DefaultConfirmBelow = time.Second
+// costs less than starting a process, and it is where the random models that exposed
+// the presolve bugs live (they solve in milliseconds). Above it, proving the optimum
+// again costs about as much as finding it (HiGHS without presolve took 0.8 to 1.6
+// times the presolved solve's time on nine MIPLIB 3 instances of 0.1 to 1 s), so a
+// confirmation within the price of one solve would mostly end inconclusive; longer
+// solves are confirmed with Policy.Certify (docs/certification.md).
+const DefaultConfirmBelow = 100 * time.Millisecond
 
 // confirmBudget bounds each confirmation solve when the caller set no time limit: this
 // many times the first solve's time, and at least minConfirmTime. Some confirmations
@@ -57,22 +61,20 @@ const (
 	minConfirmTime = 2 * time.Second
 )
 
-// Without Policy.Certify, a cutoff solve confirming an optimum gets cutoffShare of
-// the first solve's time, and at least minCutoffTime, for each of at most cutoffTries
-// paths: the confirmation of a cheap optimum costs at most half a solve more (on
-// MIPLIB 3 the total is still 1.56 times the raw solver's in shifted geometric mean,
-// mostly cutoff solves that run out; docs/certification.md). A confirmation that runs out leaves the optimum
-// backed by the solver's proof and the verified point alone, and the certificate says
-// so. The models that exposed the presolve bugs solve in milliseconds, and their
-// presolve-off cutoff solves end well within minCutoffTime.
+// Without Policy.Certify, a cutoff solve confirming an optimum gets no more time than
+// the first solve took (and at least minCutoffTime, the time a tiny model's solve
+// takes to set up): a confirmation never costs more than the solve it confirms. It
+// runs on a path in this process when there is one (a child process spends tens of
+// milliseconds starting); only when it ran in a child process and ran out does one
+// more path get the same cap (cutoffTries). A confirmation that runs out leaves the
+// optimum backed by the solver's proof and the verified point alone, and the
+// certificate says so.
 const (
-	cutoffShare   = 0.25
-	minCutoffTime = 100 * time.Millisecond
+	minCutoffTime = 10 * time.Millisecond
 	// cutoffTries is how many paths (each on another backend) the cutoff solve of an
-	// optimum may take, each under the same cap, when the one before ran out: at
-	// most half the first solve in all. The second matters where the first path
-	// spends its cap starting (CBC's child process) on a tiny model whose optimum
-	// is wrong.
+	// optimum may take, each under the same cap, when the one before ran out in a
+	// child process: it may have spent its cap starting (CBC's child process on a
+	// loaded machine) on a tiny model whose optimum is wrong.
 	cutoffTries = 2
 )
 
@@ -110,6 +112,14 @@ const (
 // solver, which is how the policy confirms their claims without a second backend.
 type Presolver interface {
 	PresolvesByDefault() bool
+}
+
+// Isolated is implemented by backends that run every solve in a child process (CBC,
+// whose assertion failures would otherwise end the caller's process). Each solve then
+// pays a process start, tens of milliseconds, so the policy asks such a backend last
+// where a cheap look will do: the ray LP and the capped cutoff solve of an optimum.
+type Isolated interface {
+	SolvesInChildProcess() bool
 }
 
 // Certificate records how a result's status was established: the checks made and
@@ -175,10 +185,11 @@ type Result struct {
 //   - a MIP optimum whose first solve took less than ConfirmBelow, and every optimum
 //     with Certify, is confirmed by a cutoff solve that must come back infeasible;
 //     a verified better point refutes the claim and replaces it. Without Certify the
-//     cutoff solve gets a quarter of the first solve's time (and at least
-//     minCutoffTime), and when it runs out one more path on another backend gets the
-//     same: an inconclusive confirmation leaves the optimum on the solver's proof and
-//     the verified point, and the certificate's method says so.
+//     cutoff solve runs in this process where it can and gets no more than the first
+//     solve's time (and at least minCutoffTime); when it ran in a child process and
+//     ran out, one more path on another backend gets the same. An inconclusive
+//     confirmation leaves the optimum on the solver's proof and the verified point,
+//     and the certificate's method says so.
 //
 // Confirmations of a claim that still stands run under a budget (the remainder of
 // the caller's limit, or without one ten times the first solve and at least 2 s).
@@ -237,7 +248,7 @@ type certifier struct {
 	// discredited holds the paths that made a claim the policy refuted: they are
 	// never asked to confirm anything afterwards.
 	discredited map[path]bool
-	// The ray LP's outcome, computed once per certified solve.
+	// The ray LP's outcome, once it is known (found, or no ray by enough backends).
 	rayDone, rayFound bool
 	// latticeDone and proved record the exact integer-infeasibility argument
 	// (integerInfeasible), tried once.
@@ -449,7 +460,14 @@ func (c *certifier) violatingPoint(ctx context.Context, l look, depth int) (back
 // confirmed them with cutoff solves it called infeasible).
 func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Result, error) {
 	if hasOpenColumn(c.m) {
-		norm, found, err := c.ray(ctx, l.solver)
+		// Without Certify, the ray LPs that back an optimum are capped like its
+		// cutoff solve: no longer than the first solve (an LP of the model's size
+		// is usually far quicker than the MIP).
+		o := c.confirmOpts()
+		if !c.p.Certify {
+			o.TimeLimit = min(o.TimeLimit, max(c.firstTime, minCutoffTime))
+		}
+		norm, found, err := c.ray(ctx, l.solver, o)
 		if err != nil {
 			return backends.Result{}, err
 		}
@@ -474,28 +492,32 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 	z := l.res.Objective
 	cut, delta := c.cutoffModel(z)
 	// Any path other than the claim's own will do: the cutoff model is new to all.
+	// Capped, it takes one in this process first: a child process may spend the cap
+	// starting.
 	lc := l
 	lc.model = cut
 	alt, ok := c.other(lc, depth)
-	if c.p.Certify && c.p.Second != nil && c.p.Second != l.solver {
+	switch {
+	case c.p.Certify && c.p.Second != nil && c.p.Second != l.solver:
 		alt, ok = path{c.p.Second, backends.PresolveAuto}, true
+	case !c.p.Certify:
+		alt, ok = c.cheapOther(lc, depth)
 	}
 	if !ok {
 		return l.res, nil
 	}
-	tries := 1
-	if !c.p.Certify {
-		tries = cutoffTries
-	}
 	var l2 look
 	var opts backends.Options
 	var inconclusive []string
-	for try := 0; try < tries; try++ {
+	for try := 0; try < cutoffTries; try++ {
 		if try > 0 {
-			// The last cutoff solve ran out: one more path, on another backend, with
-			// the same cap (a backend in a child process may spend its cap starting).
+			// The last cutoff solve ran out in a child process: one more path, on
+			// another backend, with the same cap.
+			if c.p.Certify || !isolated(l2.solver) {
+				break
+			}
 			lc.solver, lc.presolve = l2.solver, l2.presolve
-			if alt, ok = c.other(lc, depth, l2.solver); !ok {
+			if alt, ok = c.cheapOther(lc, depth, l2.solver); !ok {
 				break
 			}
 		}
@@ -504,8 +526,8 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 		case c.p.Certify && c.opts.TimeLimit == 0:
 			opts.TimeLimit = 0 // asked for: as long as it takes
 		case !c.p.Certify:
-			// Not asked for: a share of the solve it confirms (and minCutoffTime).
-			opts.TimeLimit = min(opts.TimeLimit, max(time.Duration(cutoffShare*float64(c.firstTime)), minCutoffTime))
+			// Not asked for: no longer than the solve it confirms (and minCutoffTime).
+			opts.TimeLimit = min(opts.TimeLimit, max(c.firstTime, minCutoffTime))
 		}
 		var err error
 		if l2, err = c.solve(ctx, alt.s, alt.pre, cut, PurposeCutoff, opts); err != nil {
@@ -544,7 +566,7 @@ func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Re
 		inconclusive = append(inconclusive, fmt.Sprintf("%s: %s", l2.who, l2.res.Status))
 	}
 	if !c.p.Certify {
-		c.steps = append(c.steps, fmt.Sprintf("cutoff solve inconclusive (%s; each capped at %.3g s, a quarter of the first solve's time or %v: optimum not confirmed beyond the solver's proof)",
+		c.steps = append(c.steps, fmt.Sprintf("cutoff solve inconclusive (%s; capped at %.3g s, the first solve's time or %v: optimum not confirmed beyond the solver's proof)",
 			strings.Join(inconclusive, ", "), opts.TimeLimit.Seconds(), minCutoffTime))
 		return l.res, nil
 	}
@@ -598,7 +620,7 @@ func (c *certifier) solveOpts() backends.Options {
 // the claim is decided on the feasibility model instead, which has no objective to
 // be unbounded in.
 func (c *certifier) infeasible(ctx context.Context, l look, depth int) (backends.Result, error) {
-	if _, found, err := c.ray(ctx, l.solver); err != nil {
+	if _, found, err := c.ray(ctx, l.solver, c.confirmOpts()); err != nil {
 		return backends.Result{}, err
 	} else if found {
 		c.notes = append(c.notes, fmt.Sprintf("%s claims infeasibility of a model whose relaxation has an improving ray: decided on the feasibility model", l.who))
@@ -769,7 +791,7 @@ func (c *certifier) unboundedOrInfeasible(ctx context.Context, l look, depth int
 	}
 	// A verified point exists: the model is unbounded exactly when the relaxation has
 	// an improving ray.
-	ray, found, err := c.ray(ctx, l.solver)
+	ray, found, err := c.ray(ctx, l.solver, c.confirmOpts())
 	if err != nil {
 		return backends.Result{}, err
 	}
@@ -873,6 +895,27 @@ func presolves(s backends.Solver) bool {
 	return ok && p.PresolvesByDefault()
 }
 
+// isolated reports whether s solves in a child process (Isolated).
+func isolated(s backends.Solver) bool {
+	i, ok := s.(Isolated)
+	return ok && i.SolvesInChildProcess()
+}
+
+// cheapOther is other for a capped look: a path on a backend that solves in this
+// process when there is one, and otherwise whatever other returns.
+func (c *certifier) cheapOther(l look, depth int, skip ...backends.Solver) (path, bool) {
+	inProcess := slices.Clip(skip)
+	for _, s := range []backends.Solver{l.solver, c.first, c.p.Second, c.p.Third} {
+		if s != nil && isolated(s) {
+			inProcess = append(inProcess, s)
+		}
+	}
+	if p, ok := c.other(l, depth, inProcess...); ok {
+		return p, true
+	}
+	return c.other(l, depth, skip...)
+}
+
 func (c *certifier) confirmBelow() time.Duration {
 	if c.p.ConfirmBelow == 0 {
 		return DefaultConfirmBelow
@@ -957,31 +1000,56 @@ func integralObjective(m *model.Model) bool {
 // finite lower column bound, ≤ 0 for a finite upper one) and improves the objective
 // (c·d = −1 for min, +1 for max). found is false when the ray LP is infeasible or
 // the direction it returns fails the check.
-func (c *certifier) ray(ctx context.Context, s backends.Solver) (norm float64, found bool, err error) {
+func (c *certifier) ray(ctx context.Context, s backends.Solver, opts backends.Options) (norm float64, found bool, err error) {
 	if c.rayDone {
 		return c.rayNorm, c.rayFound, nil
 	}
-	c.rayDone = true
 	if !hasOpenColumn(c.m) {
 		return 0, false, nil // every column bounded: no direction is a ray
 	}
 	// A ray LP is cheap, and one backend's "no ray" is not trusted (CBC 2.10 reports
-	// some feasible LPs with free columns infeasible): ask each backend in turn until
-	// one returns a ray that checkRay verifies.
+	// some feasible LPs with free columns infeasible): backends are asked in turn,
+	// those in this process first, until one returns a ray that checkRay verifies
+	// or two agree that there is none.
 	var asked []backends.Solver
 	for _, b := range []backends.Solver{s, c.first, c.p.Second, c.p.Third} {
-		if b == nil || slices.Contains(asked, b) {
-			continue
-		}
-		asked = append(asked, b)
-		norm, found, err = c.findRay(ctx, b)
-		if err != nil || found {
-			c.rayNorm, c.rayFound = norm, found
-			return norm, found, err
+		if b != nil && !slices.Contains(asked, b) {
+			asked = append(asked, b)
 		}
 	}
+	slices.SortStableFunc(asked, func(a, b backends.Solver) int {
+		switch ia, ib := isolated(a), isolated(b); {
+		case ia == ib:
+			return 0
+		case ib:
+			return -1
+		}
+		return 1
+	})
+	none := 0
+	for _, b := range asked {
+		var noRay bool
+		norm, found, noRay, err = c.findRay(ctx, b, opts)
+		if err != nil || found {
+			c.rayDone, c.rayNorm, c.rayFound = err == nil, norm, found
+			return norm, found, err
+		}
+		if noRay {
+			if none++; none == raysAgree {
+				break
+			}
+		}
+	}
+	// Every backend asked, or enough agree that there is no ray. An answer that
+	// came from solves which ran out is not kept: a later question with a larger
+	// budget asks again.
+	c.rayDone = none == raysAgree || none == len(asked)
 	return 0, false, nil
 }
+
+// raysAgree is how many backends must find no improving ray before the policy takes
+// it that there is none.
+const raysAgree = 2
 
 // hasOpenColumn reports whether some column of m has an infinite bound.
 func hasOpenColumn(m *model.Model) bool {
@@ -994,8 +1062,9 @@ func hasOpenColumn(m *model.Model) bool {
 	return false
 }
 
-// findRay builds and solves the ray LP for ray.
-func (c *certifier) findRay(ctx context.Context, s backends.Solver) (norm float64, found bool, err error) {
+// findRay builds and solves the ray LP for ray. noRay is true when s called the ray
+// LP infeasible: its claim that the relaxation has no improving ray.
+func (c *certifier) findRay(ctx context.Context, s backends.Solver, opts backends.Options) (norm float64, found, noRay bool, err error) {
 	m := c.m
 	cols, rows := m.Columns(), m.Rows()
 	r := model.New(m.Name + "_ray")
@@ -1035,20 +1104,20 @@ func (c *certifier) findRay(ctx context.Context, s backends.Solver) (norm float6
 		}
 	}
 	if e.Len() == 0 {
-		return 0, false, nil // a constant objective cannot improve
+		return 0, false, true, nil // a constant objective cannot improve
 	}
 	target := -float64(m.Sense()) // min: c·d = −1; max: c·d = +1
 	r.AddConstr(e, model.EQ, target, "improve")
-	l, err := c.solve(ctx, s, backends.PresolveOff, r, PurposeRay, c.confirmOpts())
+	l, err := c.solve(ctx, s, backends.PresolveOff, r, PurposeRay, opts)
 	if err != nil {
-		return 0, false, err
+		return 0, false, false, err
 	}
 	// The ray LP's point is checked against the ray LP itself, not against m.
 	if !l.res.HasSolution || (l.res.Status != backends.Optimal && l.res.Status != backends.Other) {
-		return 0, false, nil
+		return 0, false, l.res.Status == backends.Infeasible, nil
 	}
-	d := l.res.Values
-	return checkRay(m, d)
+	norm, found, err = checkRay(m, l.res.Values)
+	return norm, found, false, err
 }
 
 // checkRay verifies an improving ray d of m's LP relaxation within rayTol.

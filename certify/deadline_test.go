@@ -160,36 +160,55 @@ func (s *slowFirst) Solve(ctx context.Context, m *model.Model, o backends.Option
 }
 
 // TestCutoffCappedAtTheFirstSolve: without --certify, the cutoff solve that confirms a
-// cheap optimum gets no more than a quarter of the first solve's time (at least 0.1 s); with
-// --certify and no limit it gets no limit.
+// cheap optimum gets no more than the first solve's time (at least 10 ms); with
+// --certify and no limit it gets no limit; above ConfirmBelow there is none.
 func TestCutoffCappedAtTheFirstSolve(t *testing.T) {
-	for _, certifyAll := range []bool{false, true} {
-		s := &slowFirst{real: highs.New(), delay: 200 * time.Millisecond}
-		res, err := certify.Solve(context.Background(), s, knapsack(), backends.Options{}, certify.Policy{Certify: certifyAll})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != backends.Optimal || len(s.cutoff) != 1 {
-			t.Fatalf("certify %v: status %s after cutoff solves with limits %v, want optimal after one", certifyAll, res.Status, s.cutoff)
-		}
-		first := time.Duration(res.Certificate.Solves[0].Seconds * float64(time.Second))
-		got := s.cutoff[0]
-		switch {
-		case certifyAll && got != 0:
-			t.Errorf("--certify: cutoff solve limited to %v, want no limit", got)
-		case !certifyAll && (got <= 0 || got > max(first/4, 100*time.Millisecond)+time.Millisecond):
-			t.Errorf("cutoff solve limited to %v, want at most a quarter of the first solve's %v", got, first)
-		}
+	tests := []struct {
+		name       string
+		certifyAll bool
+		below      time.Duration
+		cutoffs    int
+	}{
+		{"capped", false, time.Second, 1},
+		{"certify", true, 0, 1},
+		{"above ConfirmBelow", false, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &slowFirst{real: highs.New(), delay: 200 * time.Millisecond}
+			res, err := certify.Solve(context.Background(), s, knapsack(), backends.Options{}, certify.Policy{Certify: tc.certifyAll, ConfirmBelow: tc.below})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != backends.Optimal || len(s.cutoff) != tc.cutoffs {
+				t.Fatalf("status %s after cutoff solves with limits %v, want optimal after %d", res.Status, s.cutoff, tc.cutoffs)
+			}
+			if tc.cutoffs == 0 {
+				return
+			}
+			first := time.Duration(res.Certificate.Solves[0].Seconds * float64(time.Second))
+			got := s.cutoff[0]
+			switch {
+			case tc.certifyAll && got != 0:
+				t.Errorf("--certify: cutoff solve limited to %v, want no limit", got)
+			case !tc.certifyAll && (got <= 0 || got > max(first, 10*time.Millisecond)+time.Millisecond):
+				t.Errorf("cutoff solve limited to %v, want at most the first solve's %v", got, first)
+			}
+		})
 	}
 }
 
 // stuckCutoff claims a wrong optimum (8 where 9 is the knapsack's optimum) and runs out
 // of time on every cutoff solve, as a backend in a child process can on a loaded
 // machine when its cap is spent starting it.
-type stuckCutoff struct{ real backends.Solver }
+type stuckCutoff struct {
+	real  backends.Solver
+	child bool // it says it solves in a child process (certify.Isolated)
+}
 
-func (s stuckCutoff) Name() string             { return "stuck" }
-func (s stuckCutoff) PresolvesByDefault() bool { return true }
+func (s stuckCutoff) Name() string               { return "stuck" }
+func (s stuckCutoff) PresolvesByDefault() bool   { return true }
+func (s stuckCutoff) SolvesInChildProcess() bool { return s.child }
 func (s stuckCutoff) Solve(ctx context.Context, m *model.Model, o backends.Options) (backends.Result, error) {
 	if strings.HasSuffix(m.Name, "_cutoff") {
 		return noSolution(backends.TimeLimit)(m, backends.Result{Solver: "stuck", Time: o.TimeLimit}), nil
@@ -202,18 +221,117 @@ func (s stuckCutoff) Solve(ctx context.Context, m *model.Model, o backends.Optio
 	return r, err
 }
 
-// TestInconclusiveCutoffTriesAnotherBackend: when the cutoff solve of a cheap optimum
-// runs out of its cap, one more path on another backend takes the question, and its
-// better point refutes the wrong optimum.
-func TestInconclusiveCutoffTriesAnotherBackend(t *testing.T) {
-	res, err := certify.Solve(context.Background(), stuckCutoff{highs.New()}, knapsack(), backends.Options{}, certify.Policy{Second: highs.New()})
-	if err != nil {
-		t.Fatal(err)
+// childHiGHS is HiGHS that says it solves in a child process.
+type childHiGHS struct{ backends.Solver }
+
+func (childHiGHS) SolvesInChildProcess() bool { return true }
+
+// TestCheapCutoffPaths: the capped cutoff solve of a cheap optimum runs in this
+// process when a path there exists; when it ran out in a child process, one more path
+// on another backend takes the question, and its better point refutes the wrong
+// optimum; when it ran out in this process, the optimum stands on the solver's proof
+// and the method says the confirmation was inconclusive.
+func TestCheapCutoffPaths(t *testing.T) {
+	tests := []struct {
+		name    string
+		first   backends.Solver
+		second  backends.Solver
+		want    float64
+		method  string
+		cutoffs int
+	}{
+		{"in-process path first", stuckCutoff{highs.New(), true}, highs.New(), 9, "first claim refuted; optimum from the cutoff solve on highs", 1},
+		{"second path after a child ran out", stuckCutoff{highs.New(), true}, childHiGHS{highs.New()}, 9, "first claim refuted; optimum from the cutoff solve on highs", 2},
+		{"no second path after an in-process one ran out", stuckCutoff{highs.New(), false}, highs.New(), 8, "cutoff solve inconclusive (stuck (presolve off): time_limit;", 1},
 	}
-	if res.Status != backends.Optimal || math.Abs(res.Objective-9) > 1e-6 {
-		t.Fatalf("status %s objective %g (%s), want optimal 9; certificate %+v", res.Status, res.Objective, res.Message, res.Certificate)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := certify.Solve(context.Background(), tc.first, knapsack(), backends.Options{}, certify.Policy{Second: tc.second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != backends.Optimal || math.Abs(res.Objective-tc.want) > 1e-6 {
+				t.Fatalf("status %s objective %g (%s), want optimal %g; certificate %+v", res.Status, res.Objective, res.Message, tc.want, res.Certificate)
+			}
+			if !strings.Contains(res.Certificate.Method, tc.method) {
+				t.Errorf("method %q: want it to contain %q", res.Certificate.Method, tc.method)
+			}
+			cutoffs := 0
+			for _, a := range res.Certificate.Solves {
+				if a.Purpose == certify.PurposeCutoff {
+					cutoffs++
+				}
+			}
+			if cutoffs != tc.cutoffs {
+				t.Errorf("%d cutoff solves, want %d: %+v", cutoffs, tc.cutoffs, res.Certificate.Solves)
+			}
+		})
 	}
-	if !strings.Contains(res.Certificate.Method, "first claim refuted") {
-		t.Errorf("method %q: want the wrong optimum refuted", res.Certificate.Method)
+}
+
+// counting records the models a backend is asked to solve.
+type counting struct {
+	backends.Solver
+	child bool
+	mu    sync.Mutex
+	names []string
+}
+
+func (c *counting) SolvesInChildProcess() bool { return c.child }
+func (c *counting) Solve(ctx context.Context, m *model.Model, o backends.Options) (backends.Result, error) {
+	c.mu.Lock()
+	c.names = append(c.names, m.Name)
+	c.mu.Unlock()
+	return c.Solver.Solve(ctx, m, o)
+}
+
+// TestRayLPAskedInProcessFirst: the ray LP behind an optimum on a model with an open
+// column is asked of the backends in this process first, and once two of them agree
+// that there is no ray the one in a child process is not asked; on an unbounded
+// model the first verified ray ends the search.
+func TestRayLPAskedInProcessFirst(t *testing.T) {
+	// min x, x >= 1.5, x integer and free: optimum 2, no improving ray.
+	bounded := model.New("bounded")
+	x := bounded.AddInteger(math.Inf(-1), math.Inf(1), "x")
+	bounded.AddConstr(model.Expr{Vars: []model.Var{x}, Coefs: []float64{1}}, model.GE, 1.5, "low")
+	bounded.SetObjective(model.Minimize, model.Expr{Vars: []model.Var{x}, Coefs: []float64{1}})
+	tests := []struct {
+		name      string
+		m         *model.Model
+		want      backends.Status
+		childRays int
+		rays      int
+	}{
+		{"no ray: two in-process backends agree", bounded, backends.Optimal, 0, 2},
+		{"a ray: the first verified one decides", unboundedMIP(), backends.Unbounded, 0, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			first := &counting{Solver: highs.New()}
+			child := &counting{Solver: highs.New(), child: true}
+			third := &counting{Solver: highs.New()}
+			res, err := certify.Solve(context.Background(), first, tc.m, backends.Options{}, certify.Policy{Second: child, Third: third})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Status != tc.want {
+				t.Fatalf("status %s (%s), want %s", res.Status, res.Certificate.Method, tc.want)
+			}
+			rays := 0
+			for _, a := range res.Certificate.Solves {
+				if a.Purpose == certify.PurposeRay {
+					rays++
+				}
+			}
+			childRays := 0
+			for _, n := range child.names {
+				if strings.HasSuffix(n, "_ray") {
+					childRays++
+				}
+			}
+			if rays != tc.rays || childRays != tc.childRays {
+				t.Errorf("%d ray LPs, %d of them in the child, want %d and %d: %+v", rays, childRays, tc.rays, tc.childRays, res.Certificate.Solves)
+			}
+		})
 	}
 }

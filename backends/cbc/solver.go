@@ -456,3 +456,8 @@ func textOf(m map[int]string, k int, what string) string {
 	}
 	return fmt.Sprintf("%s %d", what, k)
 }
+
+// SolvesInChildProcess reports true: every solve runs in a child process
+// (process.go), which costs a process start; certify.Isolated asks such a backend
+// last for the cheap looks of its policy.
+func (*Solver) SolvesInChildProcess() bool { return true }
