@@ -20,7 +20,9 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/benchfile"
+	"github.com/schedopt/schedopt/certify"
 	"github.com/schedopt/schedopt/domain"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/portfolio"
@@ -150,8 +152,14 @@ type SweepOptions struct {
 	Shard  Shard
 	// Workers is the number of jobs run at once (default: the number of cores).
 	Workers int
-	// NewSolver maps backend names to solvers (default solve.NewSolver).
+	// NewSolver maps backend names to solvers (default: solve.NewSolverFrom a
+	// registry.Set that runs HiGHS in worker processes, shared by the sweep's jobs
+	// and their certification policies, so that a HiGHS solve that overruns its
+	// limit is killed rather than left running on a core of the sweep's process).
 	NewSolver func(name string) (backends.Solver, error)
+	// newPolicy makes a job's certification policy (default solve.NewPolicy; with the
+	// default NewSolver, from the same set).
+	newPolicy func(name string, certifyAll bool) (certify.Policy, error)
 	// Load parses instances in jobs (default: the plan's loader, PlanOptions.Load).
 	Load func(data []byte, name string) (kinds.Problem, error)
 	// OnStart is called once with the number of jobs to run and already done.
@@ -196,8 +204,14 @@ type SweepSummary struct {
 // cancelled, no new job starts and interrupted jobs are not recorded, so a rerun
 // runs them again.
 func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, error) {
+	o.newPolicy = solve.NewPolicy
 	if o.NewSolver == nil {
-		o.NewSolver = solve.NewSolver
+		set := registry.NewSet(true)
+		defer set.Close()
+		o.NewSolver = func(name string) (backends.Solver, error) { return solve.NewSolverFrom(set.New, name) }
+		o.newPolicy = func(name string, certifyAll bool) (certify.Policy, error) {
+			return solve.NewPolicyFrom(set.New, name, certifyAll)
+		}
 	}
 	if o.Load == nil {
 		o.Load = plan.load
@@ -362,7 +376,7 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, plan *Plan, o Sw
 		jctx, cancel = context.WithTimeout(ctx, j.TimeLimit+overrun)
 		defer cancel()
 	}
-	policy, err := solve.NewPolicy(j.Backend, spec.Certify)
+	policy, err := o.newPolicy(j.Backend, spec.Certify)
 	if err != nil {
 		rec.Status, rec.Error = solve.StatusError, "certification policy: "+err.Error()
 		return rec

@@ -31,13 +31,19 @@ func MILPBackends() []string { return registry.Names() }
 // it returns a nil Solver and no error: those run without a MILP solver. An unknown name
 // is bad input: a *domain.FieldError for the field "backend".
 func NewSolver(name string) (backends.Solver, error) {
+	return NewSolverFrom(registry.New, name)
+}
+
+// NewSolverFrom is NewSolver with the MILP backends made by newBackend (registry.New,
+// or a registry.Set's New).
+func NewSolverFrom(newBackend func(name string) (backends.Solver, error), name string) (backends.Solver, error) {
 	if name == Exact || name == Auto || strings.HasPrefix(name, HeuristicPrefix) {
 		return nil, nil
 	}
 	if !registry.Has(name) {
 		return nil, unknownBackend("backend", name)
 	}
-	s, err := registry.New(name)
+	s, err := newBackend(name)
 	if err != nil {
 		return nil, unknownBackend("backend", name)
 	}
@@ -73,12 +79,18 @@ func unknownBackend(field, name string) error {
 // (--certify). Exact and heuristic backends make no MILP claims and get the zero
 // policy.
 func NewPolicy(name string, certifyAll bool) (certify.Policy, error) {
+	return NewPolicyFrom(registry.New, name, certifyAll)
+}
+
+// NewPolicyFrom is NewPolicy with the second and third backends made by newBackend
+// (registry.New, or a registry.Set's New to share instances and their workers).
+func NewPolicyFrom(newBackend func(name string) (backends.Solver, error), name string, certifyAll bool) (certify.Policy, error) {
 	if !registry.Has(name) {
 		return certify.Policy{}, nil
 	}
 	p := certify.Policy{Certify: certifyAll}
 	for i, other := range registry.Others(name) {
-		s, err := registry.New(other)
+		s, err := newBackend(other)
 		if err != nil {
 			return p, err
 		}

@@ -5,8 +5,11 @@
 package registry
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
+	"sync"
 
 	"github.com/schedopt/schedopt/backends"
 	"github.com/schedopt/schedopt/backends/cbc"
@@ -85,4 +88,53 @@ func Others(name string) []string {
 		}
 	}
 	return out
+}
+
+// Set hands out one instance per backend name, for a program that solves many models
+// over a long life (a sweep): with isolate, HiGHS runs in worker processes
+// (highs.Isolated) that are killed when a solve overruns its limit, instead of being
+// abandoned on a thread that keeps a core busy; CBC solves in child processes
+// anyway and lp_solve in this process. The instances are shared, so that the
+// workers are reused from one job to the next. A Set is safe for concurrent use;
+// Close ends its workers.
+type Set struct {
+	isolate bool
+	mu      sync.Mutex
+	made    map[string]backends.Solver
+}
+
+// NewSet returns an empty set; isolate puts HiGHS in worker processes.
+func NewSet(isolate bool) *Set { return &Set{isolate: isolate, made: map[string]backends.Solver{}} }
+
+// New returns the set's instance of the backend called name, made on first use.
+func (s *Set) New(name string) (backends.Solver, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.made[name]; ok {
+		return b, nil
+	}
+	var b backends.Solver
+	if s.isolate && name == HiGHS {
+		b = highs.NewIsolated()
+	} else {
+		var err error
+		if b, err = New(name); err != nil {
+			return nil, err
+		}
+	}
+	s.made[name] = b
+	return b, nil
+}
+
+// Close ends the workers of the set's instances that have any.
+func (s *Set) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var errs []error
+	for _, b := range s.made {
+		if c, ok := b.(io.Closer); ok {
+			errs = append(errs, c.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
