@@ -17,9 +17,9 @@ import (
 // Solver is the CBC backend. It holds no state, so one Solver may serve any number of
 // concurrent solves.
 //
-// By default (New) every solve runs in a child process (see process.go): Debian's
-// Clp is built with assertions, and a failed one (seen: ClpSimplexDual::dualColumn0
-// on an LP with free columns) aborts the whole process. In a child it only ends that
+// By default (New) every solve runs in a new worker process (process.go, package
+// worker): Debian's Clp is built with assertions, and a failed one (seen:
+// ClpSimplexDual::dualColumn0 on an LP with free columns) aborts the whole process. In a child it only ends that
 // solve, as a NumericalError; the child also makes cancellation a hard stop and lets
 // CBC solves run in parallel, which CBC's global state forbids within one process.
 type Solver struct {
@@ -51,7 +51,7 @@ const (
 	stopDeadline = backends.StopDeadline
 )
 
-// worker is the one goroutine that makes every CBC call of the process, locked to its
+// cbcThread is the one goroutine that makes every CBC call of the process, locked to its
 // OS thread. Solves take turns on it, for two reasons. CbcMain1, which Cbc_solve runs
 // for MIPs, reads its command line through global variables (CbcOrClpRead_mode and
 // friends) and switches global printing state, and the SIGINT disposition it and Clp
@@ -66,7 +66,7 @@ var (
 	work       chan func()
 )
 
-func worker() chan<- func() {
+func cbcThread() chan<- func() {
 	workerOnce.Do(func() {
 		work = make(chan func())
 		go func() {
@@ -103,7 +103,7 @@ func (s *Solver) solve(ctx context.Context, m *model.Model, opts backends.Option
 	if s.inProcess {
 		return solveInProcess(ctx, begin, name, m, opts)
 	}
-	return runChild(ctx, begin, name, newRequest(m, opts), opts.Log)
+	return solveInChild(ctx, name, m, opts)
 }
 
 // solveInProcess solves m with CBC in this process, on the CBC worker thread; solve has
@@ -132,7 +132,7 @@ func solveInProcess(ctx context.Context, begin time.Time, name string, m *model.
 	var r run
 	done := make(chan struct{})
 	select {
-	case worker() <- func() { r = runCBC(ctx, begin, m, opts, logHandle, startIdx, startVal); close(done) }:
+	case cbcThread() <- func() { r = runCBC(ctx, begin, m, opts, logHandle, startIdx, startVal); close(done) }:
 	case <-ctx.Done():
 		return backends.Stopped(name, backends.Interrupted, "context done while waiting for another CBC solve"), nil
 	case <-deadline:

@@ -43,6 +43,9 @@ type Pool struct {
 	// Name is the solver's name in results that the pool makes itself (a killed or
 	// dead worker), e.g. "HiGHS 1.10.0".
 	Name string
+	// Fresh gives every solve a new worker, which ends after it: for a library whose
+	// state one solve may leave behind for the next (CBC).
+	Fresh bool
 	// extraEnv is added to the environment of new workers (tests).
 	extraEnv []string
 
@@ -165,7 +168,7 @@ func (p *Pool) get() (*proc, error) {
 // put returns w to the idle workers, or ends it.
 func (p *Pool) put(w *proc, reuse bool) {
 	p.mu.Lock()
-	if reuse && !p.closed && len(p.idle) < maxIdle {
+	if reuse && !p.Fresh && !p.closed && len(p.idle) < maxIdle {
 		p.idle = append(p.idle, w)
 		p.mu.Unlock()
 		return
