@@ -158,8 +158,10 @@ type SweepOptions struct {
 	// limit is killed rather than left running on a core of the sweep's process).
 	NewSolver func(name string) (backends.Solver, error)
 	// newPolicy makes a job's certification policy (default solve.NewPolicy; with the
-	// default NewSolver, from the same set).
-	newPolicy func(name string, certifyAll bool) (certify.Policy, error)
+	// default NewSolver, from the same set), and newBackend the MILP backends of
+	// the backend "auto" (default registry.New; with the default NewSolver, the set's).
+	newPolicy  func(name string, certifyAll bool) (certify.Policy, error)
+	newBackend func(name string) (backends.Solver, error)
 	// Load parses instances in jobs (default: the plan's loader, PlanOptions.Load).
 	Load func(data []byte, name string) (kinds.Problem, error)
 	// OnStart is called once with the number of jobs to run and already done.
@@ -204,10 +206,11 @@ type SweepSummary struct {
 // cancelled, no new job starts and interrupted jobs are not recorded, so a rerun
 // runs them again.
 func RunSweep(ctx context.Context, plan *Plan, o SweepOptions) (SweepSummary, error) {
-	o.newPolicy = solve.NewPolicy
+	o.newPolicy, o.newBackend = solve.NewPolicy, registry.New
 	if o.NewSolver == nil {
 		set := registry.NewSet(true)
 		defer set.Close()
+		o.newBackend = set.New
 		o.NewSolver = func(name string) (backends.Solver, error) { return solve.NewSolverFrom(set.New, name) }
 		o.newPolicy = func(name string, certifyAll bool) (certify.Policy, error) {
 			return solve.NewPolicyFrom(set.New, name, certifyAll)
@@ -383,7 +386,7 @@ func runJob(ctx context.Context, j Job, solver backends.Solver, plan *Plan, o Sw
 	}
 	res, err, abandoned := runOrGiveUp(jctx, func() (*solve.Result, error) {
 		if j.Backend == solve.Auto {
-			return portfolio.Run(jctx, p, portfolio.Request{Options: opts, NoCheck: spec.NoCheck, Certify: spec.Certify})
+			return portfolio.Run(jctx, p, portfolio.Request{Options: opts, NoCheck: spec.NoCheck, Certify: spec.Certify, NewBackend: o.newBackend})
 		}
 		return kinds.Run(jctx, p, kinds.RunRequest{Backend: j.Backend, Solver: solver, Options: opts, NoCheck: spec.NoCheck, Policy: policy})
 	})

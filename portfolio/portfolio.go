@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/schedopt/schedopt/backends"
+	"github.com/schedopt/schedopt/backends/registry"
 	"github.com/schedopt/schedopt/kinds"
 	"github.com/schedopt/schedopt/model"
 	"github.com/schedopt/schedopt/solve"
@@ -40,6 +41,17 @@ type Request struct {
 	Certify bool
 	// Start is the MIP start of the MILP paths (see kinds.RunRequest.Start).
 	Start []float64
+	// NewBackend makes the MILP backends of the paths and of their certification
+	// policies (default registry.New; a registry.Set's New shares instances and
+	// their worker processes across runs).
+	NewBackend func(name string) (backends.Solver, error)
+}
+
+func (r Request) newBackend() func(name string) (backends.Solver, error) {
+	if r.NewBackend != nil {
+		return r.NewBackend
+	}
+	return registry.New
 }
 
 // Paths returns the backends "auto" runs for p, strongest first: p's own plan when
@@ -58,11 +70,11 @@ func Run(ctx context.Context, p kinds.Problem, req Request) (*solve.Result, erro
 	var paths []path
 	for _, name := range Paths(p) {
 		paths = append(paths, path{name: name, run: func(ctx context.Context, opts backends.Options) (*solve.Result, error) {
-			solver, err := solve.NewSolver(name)
+			solver, err := solve.NewSolverFrom(req.newBackend(), name)
 			if err != nil {
 				return nil, err
 			}
-			policy, err := solve.NewPolicy(name, req.Certify)
+			policy, err := solve.NewPolicyFrom(req.newBackend(), name, req.Certify)
 			if err != nil {
 				return nil, err
 			}
@@ -89,11 +101,11 @@ func RunModel(ctx context.Context, kind, name string, m *model.Model, req Reques
 	var paths []path
 	for _, b := range ModelPaths(req.Options.Threads) {
 		paths = append(paths, path{name: b, run: func(ctx context.Context, opts backends.Options) (*solve.Result, error) {
-			solver, err := solve.NewSolver(b)
+			solver, err := solve.NewSolverFrom(req.newBackend(), b)
 			if err != nil {
 				return nil, err
 			}
-			policy, err := solve.NewPolicy(b, req.Certify)
+			policy, err := solve.NewPolicyFrom(req.newBackend(), b, req.Certify)
 			if err != nil {
 				return nil, err
 			}
