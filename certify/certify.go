@@ -460,12 +460,14 @@ func (c *certifier) violatingPoint(ctx context.Context, l look, depth int) (back
 // confirmed them with cutoff solves it called infeasible).
 func (c *certifier) optimal(ctx context.Context, l look, depth int) (backends.Result, error) {
 	if hasOpenColumn(c.m) {
-		// Without Certify, the ray LPs that back an optimum are capped like its
-		// cutoff solve: no longer than the first solve (an LP of the model's size
-		// is usually far quicker than the MIP).
+		// Without Certify, the ray LPs that back an optimum get half the first
+		// solve's time in all (at least minCutoffTime): an LP of the model's size is
+		// usually far quicker than the MIP, and with its cutoff solve (at most the
+		// first solve's time) the confirmations of an optimum cost at most one and a
+		// half first solves.
 		o := c.confirmOpts()
 		if !c.p.Certify {
-			o.TimeLimit = min(o.TimeLimit, max(c.firstTime, minCutoffTime))
+			o.TimeLimit = min(o.TimeLimit, max(c.firstTime/2, minCutoffTime))
 		}
 		norm, found, err := c.ray(ctx, l.solver, o)
 		if err != nil {
@@ -1026,8 +1028,15 @@ func (c *certifier) ray(ctx context.Context, s backends.Solver, opts backends.Op
 		}
 		return 1
 	})
+	// opts.TimeLimit, when set, bounds all the ray LPs together.
+	begin, total := time.Now(), opts.TimeLimit
 	none := 0
 	for _, b := range asked {
+		if total > 0 {
+			if opts.TimeLimit = total - time.Since(begin); opts.TimeLimit <= 0 {
+				break
+			}
+		}
 		var noRay bool
 		norm, found, noRay, err = c.findRay(ctx, b, opts)
 		if err != nil || found {
