@@ -78,6 +78,17 @@ func newRelax(in *dm.Instance) *relax {
 	return r
 }
 
+// clone returns a copy of r that setTarget can tighten on its own: the slices setTarget
+// writes in place are copied, the rest (the instance, the energy model, caps, which
+// setTarget replaces) is shared and only read.
+func (r *relax) clone() *relax {
+	c := *r
+	c.forced = append([]bool(nil), r.forced...)
+	c.betaMax = append([]float64(nil), r.betaMax...)
+	c.alphaMin = append([]float64(nil), r.alphaMin...)
+	return &c
+}
+
 // lowerBound is a valid lower bound on the objective: CapacityLowerBoundTime for
 // min-time, 0 for min-energy (every term of (6.4) is nonnegative).
 func (r *relax) lowerBound() float64 {
