@@ -25,7 +25,10 @@ type LP struct {
 
 // LPSolver solves an LP and returns an optimal x and the objective. It returns an
 // error for which errors.Is(err, ErrInfeasible) holds when the program is infeasible;
-// any other error stops the search.
+// any other error stops the search. With Options.Threads > 1 it is called from several
+// goroutines at once and must be safe for that (Simplex, SimplexDual and DualBound
+// are: they share nothing between calls), and must not modify p, which the search
+// may reuse.
 type LPSolver func(p *LP) (x []float64, obj float64, err error)
 
 // ErrInfeasible is the error an LPSolver returns (or wraps) for an infeasible program.

@@ -359,7 +359,9 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 
 // parallel runs do(0), ..., do(count−1) on up to Options.Threads goroutines and
 // returns when all are done. Each do(k) may write only its own results; the search
-// reads them afterwards in index order, so the tree does not depend on the threads.
+// reads them afterwards in index order, so that what it does with them does not
+// depend on the threads. (It shares out the LPs of the starts' local search and the
+// root's dive; the workers of the parallel tree search run with one thread each.)
 func (s *search) parallel(count int, do func(k int)) {
 	threads := min(max(1, s.opt.Threads), count)
 	if threads <= 1 {
