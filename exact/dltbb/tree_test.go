@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,39 +117,48 @@ func TestOneThreadKeepsItsTree(t *testing.T) {
 }
 
 // TestParallelSearchStopsPromptly cancels the search of a hard generator instance
-// (m = 10, n = 12, seed 2: minutes to prove) on two threads (without the local search,
-// so that the tree search has begun), and stops another at a node limit: it returns
-// within a second of the cancellation, with the best schedule and a bound below it.
+// (m = 10, n = 12, seed 2: minutes to prove) on two threads, at once and once the
+// tree search is under way (after 1,500 LPs; without the local search, so that it
+// begins soon), and stops another at a node limit: it returns within a second of the
+// cancellation (stopLatency under the race detector), with the best schedule and a
+// bound below it.
 func TestParallelSearchStopsPromptly(t *testing.T) {
 	in, starts := genInstance(t, 10, 2)
 	for _, c := range []struct {
 		name     string
-		after    time.Duration
+		afterLPs int64 // cancel once the solver has been called this often (-1: never)
 		maxNodes int
-	}{{"cancelled at once", 0, 0}, {"cancelled during the search", time.Second, 0}, {"node limit", 0, 40}} {
+	}{{"cancelled at once", 0, 0}, {"cancelled during the search", 1500, 0}, {"node limit", -1, 40}} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			var cancelled time.Time
-			timer := time.AfterFunc(c.after, func() {
-				if c.maxNodes == 0 {
-					cancelled = time.Now()
+			var calls atomic.Int64
+			var cancelled atomic.Int64 // UnixNano of the cancellation
+			solver := func(p *LP) ([]float64, float64, error) {
+				if n := calls.Add(1); n-1 == c.afterLPs {
+					cancelled.Store(time.Now().UnixNano())
 					cancel()
 				}
-			})
-			defer timer.Stop()
-			res, err := Solve(ctx, in, certifiedSimplex, Options{Gap: 0.002, Starts: starts, Threads: 2, MaxNodes: c.maxNodes, NoLocalSearch: true})
+				return certifiedSimplex(p)
+			}
+			if c.afterLPs == 0 {
+				cancelled.Store(time.Now().UnixNano())
+				cancel()
+			}
+			res, err := Solve(ctx, in, solver, Options{Gap: 0.002, Starts: starts, Threads: 2, MaxNodes: c.maxNodes, NoLocalSearch: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.maxNodes == 0 {
-				if d := time.Since(cancelled); d > time.Second {
+			if c.afterLPs >= 0 {
+				d := time.Since(time.Unix(0, cancelled.Load()))
+				if d > stopLatency {
 					t.Errorf("returned %v after the cancellation", d)
 				}
+				t.Logf("returned %v after the cancellation", d)
 			} else if res.Nodes != c.maxNodes {
 				t.Errorf("%d nodes, limit %d", res.Nodes, c.maxNodes)
 			}
-			if c.after > 0 && res.Nodes == 0 {
+			if c.afterLPs > 0 && res.Nodes == 0 {
 				t.Error("cancelled before the tree search began: the test checks nothing")
 			}
 			if !res.Feasible || res.Optimal || !(res.Bound <= res.T) || res.Bound < CapacityLowerBoundTime(in) || math.IsInf(res.Bound, 0) {
