@@ -24,9 +24,16 @@
 // one LP each, certified like every node bound. The subtree inherits them, and they
 // make the message count k_i >= β_i/β̄_i bite where it was weakest: deep in the tree
 // the relaxation spread the last messages' load over many machines at a fraction of
-// a message each. The threads of Options.Threads share out the LPs of one node (its
-// children, its load bounds), whose results are read in order, so the tree does not
-// depend on their number.
+// a message each.
+//
+// On one thread (Options.Threads <= 1) the tree is explored best-first, with dives for
+// incumbents, in a fixed order. With more threads, the LPs of the starts' local search
+// and of the root's dive are shared out among them, and then the tree is explored in
+// parallel (tree.go): every thread takes the open node with the smallest bound from a
+// shared queue and expands it alone, with a shared incumbent and its own copy of the
+// relaxation, tightened to the incumbent it last saw. The optimum within the gap and
+// the validity of the bound do not depend on the threads; the tree does, and varies
+// from run to run.
 //
 // Incumbents come from the caller's sequences (the online heuristics), improved by a
 // local search over sequences (replace, swap, move), each sequence solved by its LP.
@@ -40,6 +47,7 @@
 // the suffix. The search first decides for every machine whether it is used (a binary
 // tree of depth m; undecided machines are relaxed by z_i in [0, 1]), then sequences
 // the messages among the used machines, which are then all forced, so that the count
-// rule and the sequencing cuts apply and their startups are paid in full. The LPs go through an LPSolver given by the caller, so the package needs no
-// backend.
+// rule and the sequencing cuts apply and their startups are paid in full. The LPs go through an LPSolver given by the caller,
+// so the package needs no backend; with Options.Threads > 1 it is called from several
+// goroutines at once.
 package dltbb

@@ -25,7 +25,10 @@ type LP struct {
 
 // LPSolver solves an LP and returns an optimal x and the objective. It returns an
 // error for which errors.Is(err, ErrInfeasible) holds when the program is infeasible;
-// any other error stops the search.
+// any other error stops the search. With Options.Threads > 1 it is called from several
+// goroutines at once and must be safe for that (Simplex, SimplexDual and DualBound
+// are: they share nothing between calls), and must not modify p, which the search
+// may reuse.
 type LPSolver func(p *LP) (x []float64, obj float64, err error)
 
 // ErrInfeasible is the error an LPSolver returns (or wraps) for an infeasible program.
@@ -76,6 +79,17 @@ func newRelax(in *dm.Instance) *relax {
 		r.energy = newEnergyModel(in)
 	}
 	return r
+}
+
+// clone returns a copy of r that setTarget can tighten on its own: the slices setTarget
+// writes in place are copied, the rest (the instance, the energy model, caps, which
+// setTarget replaces) is shared and only read.
+func (r *relax) clone() *relax {
+	c := *r
+	c.forced = append([]bool(nil), r.forced...)
+	c.betaMax = append([]float64(nil), r.betaMax...)
+	c.alphaMin = append([]float64(nil), r.alphaMin...)
+	return &c
 }
 
 // lowerBound is a valid lower bound on the objective: CapacityLowerBoundTime for

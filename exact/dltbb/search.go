@@ -24,8 +24,14 @@ type Options struct {
 	Starts [][]int
 	// NoLocalSearch skips the improvement of the starts.
 	NoLocalSearch bool
-	// Threads is the number of goroutines that solve the children of a node (<= 1:
-	// one).
+	// Threads is the number of goroutines of the search (<= 1: one). On one thread
+	// the tree is explored best-first with dives, in a fixed order. With more, they
+	// share out the LPs of the starts' local search and of the root's dive, and then
+	// explore the tree in parallel (tree.go): each takes the open node with the
+	// smallest bound from a shared queue and expands it alone, with a shared
+	// incumbent. The optimum, within Gap, and the validity of Bound do not depend on
+	// the threads; the tree, the node and LP counts and, among schedules within the
+	// gap, the schedule found do (they vary from run to run).
 	Threads int
 	// NoCuts leaves out the sequencing cuts of the node LPs (for comparison).
 	NoCuts bool
@@ -116,6 +122,12 @@ type search struct {
 	res         *Result
 	opt         Options
 	seq         []int // the incumbent's symbol sequence
+	// sh is set on the workers of the parallel tree search (tree.go): the queue and
+	// the incumbent they share. res then holds the worker's counters (added to the
+	// shared result under its lock) and a copy of the shared incumbent's objective as
+	// of the worker's last look, which is never below the shared one (so its target
+	// prunes less, never wrongly). nil on one thread.
+	sh *shared
 }
 
 // retarget tightens the forced machines and load bounds to the target (min-time; for
@@ -275,20 +287,32 @@ func (s *search) leaf(seq []int) (float64, error) {
 // accept makes the LP schedule of the full sequence seq the incumbent when the
 // evaluator accepts it and its objective is lower. It returns the evaluator's
 // objective of the schedule (+Inf if rejected) and whether it became the incumbent.
+//
+// On a worker of the parallel tree search (tree.go) the incumbent is the shared one,
+// offered under its lock.
 func (s *search) accept(seq []int, x []float64) (float64, bool) {
 	sch := s.rx.schedule(seq, x)
 	r := dm.Evaluate(s.in, sch, dm.EvalOptions{})
 	if !r.OK() {
 		return math.Inf(1), false
 	}
+	if s.sh != nil {
+		return r.Objective, s.sh.offer(s, seq, sch, r)
+	}
+	return r.Objective, s.record(seq, sch, r)
+}
+
+// record makes sch (the schedule of seq, with the evaluator's report r) the incumbent
+// when its objective is lower, and reports whether it did.
+func (s *search) record(seq []int, sch dm.Schedule, r *dm.Report) bool {
 	if r.Objective >= s.res.Objective {
-		return r.Objective, false
+		return false
 	}
 	s.res.Feasible, s.res.Objective, s.res.Schedule = true, r.Objective, sch
 	s.res.T, s.res.E = r.T, r.E
 	s.res.Sequence = s.rx.machines(seq)
 	s.seq = append([]int(nil), seq...)
-	return r.Objective, true
+	return true
 }
 
 // checkLeaf caps the final bound at a leaf's bound when the LP solver could not
@@ -335,7 +359,9 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 
 // parallel runs do(0), ..., do(count−1) on up to Options.Threads goroutines and
 // returns when all are done. Each do(k) may write only its own results; the search
-// reads them afterwards in index order, so the tree does not depend on the threads.
+// reads them afterwards in index order, so that what it does with them does not
+// depend on the threads. (It shares out the LPs of the starts' local search and the
+// root's dive; the workers of the parallel tree search run with one thread each.)
 func (s *search) parallel(count int, do func(k int)) {
 	threads := min(max(1, s.opt.Threads), count)
 	if threads <= 1 {
@@ -444,9 +470,9 @@ func (q queue) Swap(a, b int) { q[a], q[b] = q[b], q[a] }
 func (q *queue) Push(x any)   { *q = append(*q, x.(item)) }
 func (q *queue) Pop() any     { old := *q; it := old[len(old)-1]; *q = old[:len(old)-1]; return it }
 
-// run is the best-first search.
+// run is the best-first search: on one goroutine, or on Options.Threads workers
+// sharing the queue (runParallel) once the root is solved and dived from.
 func (s *search) run(ctx context.Context) error {
-	in := s.in
 	var ms0 *machineSet
 	if s.rx.energy != nil {
 		ms0 = s.rx.rootSet()
@@ -469,6 +495,9 @@ func (s *search) run(ctx context.Context) error {
 			s.retarget()
 		}
 	}
+	if s.opt.Threads > 1 {
+		return s.runParallel(ctx, q)
+	}
 	last := time.Now()
 	for q.Len() > 0 {
 		top := (*q)[0]
@@ -476,11 +505,11 @@ func (s *search) run(ctx context.Context) error {
 			break
 		}
 		if ctx.Err() != nil || s.opt.MaxNodes > 0 && s.res.Nodes >= s.opt.MaxNodes {
-			s.res.Bound = math.Min(math.Min(math.Max(top.bound, s.rx.lowerBound()), s.res.Objective), s.failedBound)
+			s.stopped(top.bound)
 			return nil
 		}
 		heap.Pop(q)
-		if top.ms.complete(in.M()) && !top.tight && !s.opt.NoTighten && s.rx.energy == nil && len(top.seq) > 0 {
+		if s.needsTighten(top) {
 			// Tighten the node's load bounds and re-bound it before its children are
 			// solved; it goes back to the queue with its new bound (or is pruned).
 			t, pruned := s.tighten(top)
@@ -497,77 +526,9 @@ func (s *search) run(ctx context.Context) error {
 			fmt.Fprintf(s.opt.Log, "dltbb: %d nodes, %d open, %d LPs, bound %.4f, best %.4f, depth %d\n",
 				s.res.Nodes, q.Len(), s.res.LPs, top.bound, s.res.Objective, len(top.seq))
 		}
-		p := len(top.seq)
-		if !top.ms.complete(in.M()) {
-			// Decide the next machine: used or not.
-			var kids []child
-			for _, c := range s.rx.children(top.ms) {
-				kids = append(kids, child{seq: top.seq, ms: c})
-			}
-			s.evaluate(kids, top.cuts)
-			for _, k := range kids {
-				switch {
-				case k.err != nil:
-					s.res.Failed++
-					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: k.ms})
-				case !k.ok || k.bound >= s.target():
-					s.res.Pruned++
-				default:
-					heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: k.ms})
-				}
-			}
-			continue
-		}
-		var kids []child
-		for _, i := range s.symbolsOf(top.ms) {
-			if s.skip(top.seq, i) {
-				s.res.Pruned++
-				continue
-			}
-			seq := append(append(make([]int, 0, p+1), top.seq...), i)
-			if p+1 < in.N && s.rx.unservedForced(seq, top.ms) > in.N-p-1 {
-				s.res.Pruned++
-				continue
-			}
-			kids = append(kids, child{seq: seq, ms: top.ms, lb: top.lb})
-		}
-		s.evaluate(kids, top.cuts)
-		improved := false
-		if s.res.Nodes%diveEvery == 0 && s.res.Objective > top.bound*(1+diveGap) {
-			d, err := s.dive(ctx, top)
-			if err != nil {
-				return err
-			}
-			improved = improved || d
-		}
-		for _, k := range kids {
-			if k.err != nil {
-				// The LP failed numerically: the parent's bound still holds for
-				// the child. An inner child is kept open with it; a leaf cannot be
-				// evaluated, so its bound caps the final bound.
-				s.res.Failed++
-				if p+1 == in.N {
-					s.failedBound = math.Min(s.failedBound, top.bound)
-				} else {
-					heap.Push(q, item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: top.lb})
-				}
-				continue
-			}
-			if !k.ok {
-				s.res.Pruned++
-				continue
-			}
-			if p+1 == in.N {
-				v, better := s.accept(k.seq, k.x)
-				improved = improved || better
-				s.checkLeaf(v, k.bound)
-				continue
-			}
-			if k.bound >= s.target() {
-				s.res.Pruned++
-				continue
-			}
-			heap.Push(q, item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: top.lb})
+		improved, err := s.expand(ctx, top, s.res.Nodes, func(it item) { heap.Push(q, it) })
+		if err != nil {
+			return err
 		}
 		if improved {
 			if !s.opt.NoLocalSearch {
@@ -578,13 +539,27 @@ func (s *search) run(ctx context.Context) error {
 			s.retarget()
 		}
 	}
+	s.exhausted(q)
+	return nil
+}
+
+// needsTighten reports whether the open node it is due for its load bounds
+// (tightenLoads) before its children are solved: a min-time node other than the
+// root that has not had them.
+func (s *search) needsTighten(it item) bool {
+	return it.ms.complete(s.in.M()) && !it.tight && !s.opt.NoTighten && s.rx.energy == nil && len(it.seq) > 0
+}
+
+// stopped sets the bound of a search stopped early (time or node limit) with top the
+// smallest bound of the open nodes, below the target.
+func (s *search) stopped(top float64) {
+	s.res.Bound = math.Min(math.Min(math.Max(top, s.rx.lowerBound()), s.res.Objective), s.failedBound)
+}
+
+// exhausted sets the outcome of a search whose open nodes q are all at or above the
+// target (or none is left): Optimal, with the target as the bound.
+func (s *search) exhausted(q *queue) {
 	s.res.Optimal = true
-	defer func() {
-		if s.res.Bound > s.failedBound {
-			s.res.Bound = s.failedBound
-			s.res.Optimal = s.res.Feasible && s.res.Bound >= s.target()
-		}
-	}()
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
 		// only decreases: the optimum is >= the current target.
@@ -598,7 +573,90 @@ func (s *search) run(ctx context.Context) error {
 			s.res.Bound = math.Min(s.res.Objective, math.Max(s.res.Bound, (*q)[0].bound))
 		}
 	}
-	return nil
+	if s.res.Bound > s.failedBound {
+		s.res.Bound = s.failedBound
+		s.res.Optimal = s.res.Feasible && s.res.Bound >= s.target()
+	}
+}
+
+// expand solves the children of the open node top (node: its expansion number, which
+// times the dives), offers the leaves among them as incumbents and hands the children
+// that stay open to push, in order. It reports whether the incumbent improved.
+func (s *search) expand(ctx context.Context, top item, node int, push func(item)) (bool, error) {
+	in := s.in
+	p := len(top.seq)
+	if !top.ms.complete(in.M()) {
+		// Decide the next machine: used or not.
+		var kids []child
+		for _, c := range s.rx.children(top.ms) {
+			kids = append(kids, child{seq: top.seq, ms: c})
+		}
+		s.evaluate(kids, top.cuts)
+		for _, k := range kids {
+			switch {
+			case k.err != nil:
+				s.res.Failed++
+				push(item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: k.ms})
+			case !k.ok || k.bound >= s.target():
+				s.res.Pruned++
+			default:
+				push(item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: k.ms})
+			}
+		}
+		return false, nil
+	}
+	var kids []child
+	for _, i := range s.symbolsOf(top.ms) {
+		if s.skip(top.seq, i) {
+			s.res.Pruned++
+			continue
+		}
+		seq := append(append(make([]int, 0, p+1), top.seq...), i)
+		if p+1 < in.N && s.rx.unservedForced(seq, top.ms) > in.N-p-1 {
+			s.res.Pruned++
+			continue
+		}
+		kids = append(kids, child{seq: seq, ms: top.ms, lb: top.lb})
+	}
+	s.evaluate(kids, top.cuts)
+	improved := false
+	if node%diveEvery == 0 && s.res.Objective > top.bound*(1+diveGap) {
+		d, err := s.dive(ctx, top)
+		if err != nil {
+			return false, err
+		}
+		improved = improved || d
+	}
+	for _, k := range kids {
+		if k.err != nil {
+			// The LP failed numerically: the parent's bound still holds for
+			// the child. An inner child is kept open with it; a leaf cannot be
+			// evaluated, so its bound caps the final bound.
+			s.res.Failed++
+			if p+1 == in.N {
+				s.failedBound = math.Min(s.failedBound, top.bound)
+			} else {
+				push(item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: top.lb})
+			}
+			continue
+		}
+		if !k.ok {
+			s.res.Pruned++
+			continue
+		}
+		if p+1 == in.N {
+			v, better := s.accept(k.seq, k.x)
+			improved = improved || better
+			s.checkLeaf(v, k.bound)
+			continue
+		}
+		if k.bound >= s.target() {
+			s.res.Pruned++
+			continue
+		}
+		push(item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: top.lb})
+	}
+	return improved, nil
 }
 
 // diveGap is the relative gap between the incumbent and the best bound above which
@@ -614,7 +672,7 @@ const diveEvery = 256
 func (s *search) dive(ctx context.Context, node item) (bool, error) {
 	in := s.in
 	seq, cuts, ms := node.seq, node.cuts, node.ms
-	for len(seq) < in.N {
+	for len(seq) < in.N && ctx.Err() == nil {
 		var kids []child
 		for _, i := range s.symbolsOf(ms) {
 			c := append(append(make([]int, 0, len(seq)+1), seq...), i)

@@ -18,7 +18,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -58,15 +57,6 @@ func TestSeeds(t *testing.T) {
 		t.Logf("seed %d: %s T %.4f bound %.4f gap %.3f%% nodes %d LPs %d cpu %.1f s wall %.1f s", seed, status, res.T, res.Bound,
 			100*(res.T-res.Bound)/res.T, res.Nodes, res.LPs, cpuSeconds()-c0, time.Since(t0).Seconds())
 	}
-}
-
-// cpuSeconds returns the user and system CPU time of the process so far.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
 
 // cpuBudget returns a context that is cancelled once the process has used seconds

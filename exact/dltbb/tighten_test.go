@@ -127,30 +127,3 @@ func TestSolveWithAndWithoutTighteningAgree(t *testing.T) {
 		}
 	}
 }
-
-// TestThreadsGiveTheSameTree solves random tiny instances on one and on three
-// threads: the threads only share out the LPs of one node (children, load bounds),
-// whose results are read in order, so the tree, the schedule and the bound are the
-// same.
-func TestThreadsGiveTheSameTree(t *testing.T) {
-	nodes := 0
-	for k, in := range tiny(t, 12, 9) {
-		var got []*Result
-		for _, threads := range []int{1, 3} {
-			res, err := Solve(context.Background(), in, certifiedSimplex, Options{Gap: 0.001, Threads: threads})
-			if err != nil {
-				t.Fatalf("instance %d: %v", k, err)
-			}
-			got = append(got, res)
-		}
-		a, b := got[0], got[1]
-		if a.Nodes != b.Nodes || a.LPs != b.LPs || a.T != b.T || a.Bound != b.Bound || a.Optimal != b.Optimal {
-			t.Fatalf("instance %d: one thread %d nodes, %d LPs, T %g, bound %g; three threads %d nodes, %d LPs, T %g, bound %g",
-				k, a.Nodes, a.LPs, a.T, a.Bound, b.Nodes, b.LPs, b.T, b.Bound)
-		}
-		nodes += a.Nodes
-	}
-	if nodes < 12 {
-		t.Fatalf("%d nodes in all: the trees are too small to compare", nodes)
-	}
-}
