@@ -37,6 +37,8 @@ type Options struct {
 	NoCuts bool
 	// NoTighten leaves out the node load bounds of tightenLoads (for comparison).
 	NoTighten bool
+	// NoLinkTail leaves out the link-and-tail cuts of linktail.go (for comparison).
+	NoLinkTail bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
 	// for benchmarks, which a time limit on a shared machine is not.
@@ -179,8 +181,10 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 			cuts = append(cuts, A)
 		}
 	}
+	var tails []tailCut
 	for round := 0; ; round++ {
 		nl := s.rx.buildWith(seq, cuts, ms, lb)
+		nl.addTails(tails)
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -194,10 +198,16 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		// lower bound, which may lie a little below x's value.
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
-		if round == maxCutRounds || len(nl.s) < 2 || s.opt.NoCuts {
+		if round == maxCutRounds {
 			return x, bound, cuts, true, lps, nil
 		}
-		if !s.separate(seq, nl, x, &cuts) {
+		added := len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
+		if !s.opt.NoLinkTail {
+			if more := s.rx.separateTails(seq, nl, x); len(more) > 0 {
+				tails, added = append(tails, more...), true
+			}
+		}
+		if !added {
 			return x, bound, cuts, true, lps, nil
 		}
 	}

@@ -1,0 +1,129 @@
+package dltbb
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+	"github.com/schedopt/schedopt/exact/dltseq"
+)
+
+// chunky returns random §6.4 instances small enough to enumerate with more messages
+// than machines (so that a machine can take several chunks, which the link-and-tail
+// cuts must allow) and loads up to several times a machine's ρ.
+func chunky(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 26))
+	var out []*dm.Instance
+	for k := range count {
+		m := 2 + k%2
+		n := m + 1 + k%3
+		if m == 3 && n > 5 {
+			n = 5
+		}
+		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 15000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k%5 == 4 {
+			in.Machines[1] = in.Machines[0] // identical machines
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// TestLinkTailBoundIsBelowEveryCompletion walks every prefix of random tiny instances
+// (those of tiny and chunky) at a target just above the optimum and at a looser one,
+// and checks that the node bound with the link-and-tail cuts is below the best
+// completion (by exact/dltseq's sequence LPs), that no node with a completion below
+// the target is declared infeasible, and that the cuts did raise some bounds.
+func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
+	raised, nodes := 0, 0
+	instances := append(tiny(t, 20, 26), chunky(t, 24, 27)...)
+	for k, in := range instances {
+		opt := completions(t, in, nil)
+		if math.IsInf(opt, 1) {
+			t.Fatalf("instance %d: no feasible sequence", k)
+		}
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}}
+			without := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, opt: Options{NoLinkTail: true}}
+			with.rx.setTarget(target)
+			without.rx.setTarget(target)
+			var walk func(prefix []int, cuts [][]int)
+			walk = func(prefix []int, cuts [][]int) {
+				best := completions(t, in, prefix)
+				_, b, c, ok, err := with.solve(prefix, cuts, nil)
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				_, b0, _, ok0, err := without.solve(prefix, cuts, nil)
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				if best < target {
+					if !ok {
+						t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
+					}
+					if b > best*(1+1e-7)+1e-7 {
+						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
+					}
+					nodes++
+					if ok0 && b > b0*(1+1e-4) {
+						raised++
+					}
+				}
+				if len(prefix) < in.N && ok {
+					for i := range in.M() {
+						walk(append(append([]int(nil), prefix...), i), c)
+					}
+				}
+			}
+			walk(nil, nil)
+		}
+	}
+	t.Logf("%d of %d nodes with a completion below the target: bound raised by the cuts", raised, nodes)
+	if raised == 0 {
+		t.Fatal("no node bound was raised: the test checks nothing")
+	}
+}
+
+// TestSolveWithAndWithoutLinkTailAgree solves random tiny instances (a third with a
+// deadline) with and without the link-and-tail cuts: the same optimum, within the
+// gap, as the enumeration.
+func TestSolveWithAndWithoutLinkTailAgree(t *testing.T) {
+	instances := append(tiny(t, 12, 28), chunky(t, 18, 29)...)
+	for k, in := range instances {
+		if k%3 == 2 {
+			d := 1.2 * CapacityLowerBoundTime(in)
+			if d >= dm.ValidLowerBoundTime(in) {
+				in.Deadline = &d
+			}
+		}
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gap := range []float64{0, 0.01} {
+			for _, no := range []bool{false, true} {
+				res, err := Solve(context.Background(), in, certifiedSimplex, Options{Gap: gap, NoLinkTail: no, Threads: 1 + k%2})
+				if err != nil {
+					t.Fatalf("instance %d: %v", k, err)
+				}
+				if !res.Optimal || res.Feasible != want.Feasible {
+					t.Fatalf("instance %d (no link-tail %v): optimal %v feasible %v, enumeration feasible %v", k, no, res.Optimal, res.Feasible, want.Feasible)
+				}
+				if !res.Feasible {
+					continue
+				}
+				tol := 2 * lpBoundSlack * want.Objective
+				if res.T < want.Objective-tol || res.T > want.Objective/(1-gap)+tol || res.Bound > want.Objective+tol {
+					t.Fatalf("instance %d gap %g (no link-tail %v): T %g, bound %g; enumeration %g", k, gap, no, res.T, res.Bound, want.Objective)
+				}
+			}
+		}
+	}
+}
