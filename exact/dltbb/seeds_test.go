@@ -10,7 +10,8 @@ package dltbb
 //
 //	DLTBB_SEEDS=1,2,3 DLTBB_CPU=120 go test -tags dltbbseeds -run Seeds -v ./exact/dltbb
 //
-// (DLTBB_THREADS, DLTBB_PLAIN=1 for Options.NoTighten, DLTBB_M, DLTBB_GAP). It prints
+// (DLTBB_THREADS, DLTBB_PLAIN=1 for Options.NoTighten, DLTBB_NOLINKTAIL=1 for
+// Options.NoLinkTail, DLTBB_MAXNODES for Options.MaxNodes, DLTBB_M, DLTBB_GAP). It prints
 // one line per seed: status, T, bound, gap, nodes, LPs, CPU and wall seconds.
 
 import (
@@ -42,7 +43,8 @@ func TestSeeds(t *testing.T) {
 		in, starts := genInstance(t, envInt("DLTBB_M", 10), seed)
 		c0, t0 := cpuSeconds(), time.Now()
 		ctx, cancel := cpuBudget(budget)
-		res, err := Solve(ctx, in, certifiedSimplex, Options{Gap: gap, Starts: starts, Threads: envInt("DLTBB_THREADS", 1), NoTighten: os.Getenv("DLTBB_PLAIN") == "1"})
+		res, err := Solve(ctx, in, certifiedSimplex, Options{Gap: gap, Starts: starts, Threads: envInt("DLTBB_THREADS", 1), NoTighten: os.Getenv("DLTBB_PLAIN") == "1",
+			NoLinkTail: os.Getenv("DLTBB_NOLINKTAIL") == "1", MaxNodes: envInt("DLTBB_MAXNODES", 0)})
 		cancel()
 		if err != nil {
 			t.Fatal(err)
