@@ -1,6 +1,9 @@
 package dltbb
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // Link-and-tail cuts: a bound on how long the suffix of a node takes from the order of
 // its messages on the link, which the node LP leaves out.
@@ -61,10 +64,14 @@ import "math"
 // 260.09 s) the root bound rises from 241.7 to 254.1 s and the depth-5 bound from
 // 247.4 to 257.5 s. Min-time only (Options.NoLinkTail turns the cuts off).
 
-// tailCut is one link-and-tail cut: T − ref >= Σ_i coef[i]·β_i − margin, with ref the
-// suffix start t_p (release < 0) or the constant release.
+// tailCut is one link-and-tail cut, made at a node of depth from: T − ref >= Σ_i
+// coef[i]·(suffix load of M_i after message from) − margin, with ref the start of
+// message from (release < 0) or the constant release. A descendant's LP holds it with
+// the loads of its messages from.. in place of part of the β_i, so the cuts of a node
+// are passed on to its children (tailStore).
 type tailCut struct {
-	release float64 // < 0: the reference is the column t_p
+	from    int
+	release float64 // < 0: the reference is the start of message from
 	coef    []float64
 	margin  float64
 }
@@ -78,22 +85,39 @@ const (
 )
 
 // tailTol is the relative violation below which a link-and-tail cut is not added.
-const tailTol = 1e-5
+const tailTol = 5e-4
 
-// addTails appends the rows of the link-and-tail cuts to a built node LP.
-func (nl *nodeLP) addTails(tails []tailCut) {
+// tailProgress is the relative rise of a node's bound below which a separation round
+// ends the link-and-tail cuts of that node; maxTailRounds is the number of rounds
+// that may add them (on generator seed 3, 400 nodes: 3 rounds instead of 8 save 28 %
+// of the LPs and lower the bound reached by 0.05 s of 257.4 s).
+const (
+	tailProgress  = 2e-4
+	maxTailRounds = 3
+)
+
+// addTails appends the rows of the link-and-tail cuts to the node LP nl of prefix seq
+// (none at a leaf, whose LP stays the exact one of its sequence).
+func (r *relax) addTails(nl *nodeLP, seq []int, tails []tailCut) {
+	p := len(seq)
 	if nl.tp < 0 {
 		return
 	}
 	nv := len(nl.lp.C)
 	for _, tc := range tails {
+		if tc.from > p {
+			continue
+		}
 		row := make([]float64, nv)
 		row[nl.T] = 1
 		rhs := -tc.margin
 		if tc.release < 0 {
-			row[nl.tp] -= 1
+			row[p+tc.from] -= 1 // the start t_from (Tj(from) = p + from; t_p for from = p)
 		} else {
 			rhs += tc.release
+		}
+		for j := tc.from; j < p; j++ {
+			row[j] -= tc.coef[r.mach(seq[j])] // α_j, part of the suffix load at depth from
 		}
 		for i, g := range tc.coef {
 			row[nl.beta+i] -= g
@@ -102,6 +126,76 @@ func (nl *nodeLP) addTails(tails []tailCut) {
 		nl.lp.Rel = append(nl.lp.Rel, ge)
 		nl.lp.B = append(nl.lp.B, rhs)
 	}
+}
+
+// tailSlack returns how far the LP point x of the node with prefix seq lies inside
+// the cut tc (its row's left side less its right side).
+func (r *relax) tailSlack(nl *nodeLP, seq []int, tc tailCut, x []float64) float64 {
+	p := len(seq)
+	v := x[nl.T] + tc.margin
+	if tc.release < 0 {
+		v -= x[p+tc.from]
+	} else {
+		v -= tc.release
+	}
+	for j := tc.from; j < p; j++ {
+		v -= tc.coef[r.mach(seq[j])] * x[j]
+	}
+	for i, g := range tc.coef {
+		v -= g * x[nl.beta+i]
+	}
+	return v
+}
+
+// tailStore keeps the link-and-tail cuts binding at each solved node's LP, by prefix,
+// for its children (safe for concurrent use; a nil store keeps nothing). It only saves
+// separation rounds: a missing entry costs LPs, never validity.
+type tailStore struct {
+	mu sync.Mutex
+	m  map[string][]tailCut
+}
+
+// maxTailEntries bounds the store; beyond, it starts again empty.
+const maxTailEntries = 1 << 18
+
+func tailKey(seq []int) string {
+	b := make([]byte, 0, 2*len(seq))
+	for _, v := range seq {
+		b = append(b, byte(v), byte(v>>8))
+	}
+	return string(b)
+}
+
+func (ts *tailStore) get(seq []int) []tailCut {
+	if ts == nil {
+		return nil
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.m[tailKey(seq)]
+}
+
+func (ts *tailStore) put(seq []int, tails []tailCut) {
+	if ts == nil {
+		return
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	if ts.m == nil || len(ts.m) >= maxTailEntries {
+		ts.m = map[string][]tailCut{}
+	}
+	ts.m[tailKey(seq)] = tails
+}
+
+// bindingTails returns the cuts of tails that hold with (almost) no slack at x.
+func (r *relax) bindingTails(nl *nodeLP, seq []int, tails []tailCut, x []float64) []tailCut {
+	var out []tailCut
+	for _, tc := range tails {
+		if r.tailSlack(nl, seq, tc, x) <= tailTol*math.Max(1, math.Abs(x[nl.T])) {
+			out = append(out, tc)
+		}
+	}
+	return out
 }
 
 // separateTails returns the link-and-tail cuts violated at the LP point x of the node
@@ -115,26 +209,31 @@ func (r *relax) separateTails(seq []int, nl *nodeLP, x []float64) []tailCut {
 	rem := r.n - len(seq)
 	K := float64(1 + max(nl.spare, 0))
 	T, tp := x[nl.T], x[nl.tp]
-	var out []tailCut
-	try := func(A []bool, release float64) {
+	// cut returns the cut over A against release (< 0: t_p) and its violation at x.
+	cut := func(A []bool, release float64) (tailCut, float64) {
 		coef, val := r.tailCoef(A, x[nl.beta:nl.beta+r.m], K, float64(rem))
 		if coef == nil {
-			return
+			return tailCut{}, 0
 		}
 		ref := tp
 		if release >= 0 {
 			ref = release
 		}
 		margin := math.Max(tailAbsMargin, tailMargin*math.Abs(val))
-		if T-ref < val-margin-tailTol*math.Max(1, math.Abs(T)) {
-			out = append(out, tailCut{release: release, coef: coef, margin: margin})
-		}
+		return tailCut{from: len(seq), release: release, coef: coef, margin: margin}, val - margin - (T - ref)
 	}
+	tol := tailTol * math.Max(1, math.Abs(T))
+	var out []tailCut
 	all := make([]bool, r.m)
 	for i := range all {
 		all[i] = true
 	}
-	try(all, -1)
+	if c, v := cut(all, -1); v > tol {
+		out = append(out, c)
+	}
+	// Of the release forms, only the most violated one: each round adds few rows.
+	var best tailCut
+	bestV := tol
 	seen := map[float64]bool{}
 	for _, mc := range in.Machines {
 		th := mc.S
@@ -154,9 +253,15 @@ func (r *relax) separateTails(seq []int, nl *nodeLP, x []float64) []tailCut {
 				used = used || forced || r.served(seq, i)
 			}
 		}
-		if used {
-			try(A, th)
+		if !used {
+			continue
 		}
+		if c, v := cut(A, th); v > bestV {
+			best, bestV = c, v
+		}
+	}
+	if best.coef != nil {
+		out = append(out, best)
 	}
 	return out
 }

@@ -49,7 +49,7 @@ func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 			t.Fatalf("instance %d: no feasible sequence", k)
 		}
 		for _, target := range []float64{opt * 1.001, opt * 1.05} {
-			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}}
+			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}}
 			without := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, opt: Options{NoLinkTail: true}}
 			with.rx.setTarget(target)
 			without.rx.setTarget(target)

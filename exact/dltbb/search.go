@@ -88,7 +88,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 	}
 	rx := newRelax(in)
 	s := &search{in: in, solver: solver, rx: rx, res: &Result{Objective: math.Inf(1), T: math.Inf(1), E: math.Inf(1), Bound: rx.lowerBound()},
-		opt: opt, failedBound: math.Inf(1)}
+		opt: opt, failedBound: math.Inf(1), tails: &tailStore{}}
 	if rx.energy != nil {
 		rx.setTarget(rx.deadline) // forced machines and load bounds of T <= deadline
 	}
@@ -130,6 +130,9 @@ type search struct {
 	// of the worker's last look, which is never below the shared one (so its target
 	// prunes less, never wrongly). nil on one thread.
 	sh *shared
+	// tails are the link-and-tail cuts of the solved nodes (linktail.go), shared by
+	// the workers of the parallel tree search; nil: none are passed on.
+	tails *tailStore
 }
 
 // retarget tightens the forced machines and load bounds to the target (min-time; for
@@ -182,9 +185,14 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		}
 	}
 	var tails []tailCut
+	link := !s.opt.NoLinkTail && s.rx.energy == nil && len(seq) < s.in.N
+	if link && len(seq) > 0 {
+		tails = s.tails.get(seq[:len(seq)-1]) // the parent's binding cuts
+	}
+	sepTails, prev := link, math.Inf(-1)
 	for round := 0; ; round++ {
 		nl := s.rx.buildWith(seq, cuts, ms, lb)
-		nl.addTails(tails)
+		s.rx.addTails(nl, seq, tails)
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -198,16 +206,24 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		// lower bound, which may lie a little below x's value.
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
-		if round == maxCutRounds {
-			return x, bound, cuts, true, lps, nil
-		}
-		added := len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
-		if !s.opt.NoLinkTail {
-			if more := s.rx.separateTails(seq, nl, x); len(more) > 0 {
-				tails, added = append(tails, more...), true
+		added := false
+		if round < maxCutRounds {
+			added = len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
+			// The tangents of the link-and-tail bound converge slowly: stop adding
+			// them after maxTailRounds, or once a round raises the bound by less
+			// than tailProgress.
+			sepTails = sepTails && round < maxTailRounds && bound > prev+tailProgress*math.Abs(bound)
+			prev = bound
+			if sepTails {
+				if more := s.rx.separateTails(seq, nl, x); len(more) > 0 {
+					tails, added = append(tails, more...), true
+				}
 			}
 		}
 		if !added {
+			if link {
+				s.tails.put(seq, s.rx.bindingTails(nl, seq, tails, x))
+			}
 			return x, bound, cuts, true, lps, nil
 		}
 	}

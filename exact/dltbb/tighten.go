@@ -54,6 +54,9 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	// Options.Threads goroutines and the bounds do not depend on the order): min −β_i
 	// subject to the node's rows and T <= target.
 	nl := r.buildWith(seq, cuts, ms, out)
+	if !s.opt.NoLinkTail {
+		r.addTails(nl, seq, s.tails.get(seq)) // the node's own link-and-tail cuts
+	}
 	var todo []int
 	for i := range r.m {
 		if out.max[i] > minBetaMax {

@@ -65,7 +65,7 @@ func (s *search) runParallel(ctx context.Context, q *queue) error {
 	// writes (under mu).
 	workers := make([]*search, threads)
 	for id := range workers {
-		w := &search{in: s.in, solver: s.solver, rx: s.rx.clone(), res: &Result{}, opt: s.opt, failedBound: math.Inf(1), sh: sh}
+		w := &search{in: s.in, solver: s.solver, rx: s.rx.clone(), res: &Result{}, opt: s.opt, failedBound: math.Inf(1), sh: sh, tails: s.tails}
 		w.opt.Threads = 1 // the worker solves its node's LPs itself
 		w.mirror(s)
 		workers[id] = w
