@@ -687,8 +687,11 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 
 // diveGap is the relative gap between the incumbent and the best bound above which
 // the search dives for better incumbents (at the root and every diveEvery nodes);
-// below it the incumbent is taken to be good and the LPs go to the proof.
-const diveGap = 0.05
+// below it the incumbent is taken to be good and the LPs go to the proof. It was 5 %
+// before the link-and-tail cuts: with them the root bound of generator seed 3 is
+// within 3.8 % of the starts' best schedule (263.83 s), no dive ran, and the search
+// stayed 1.4 % above the optimum (260.09 s) after 120 s of CPU.
+const diveGap = 0.005
 
 // diveEvery is the number of node expansions between two dives.
 const diveEvery = 256
