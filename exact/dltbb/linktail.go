@@ -60,9 +60,10 @@ import (
 // Why it helps: the node LP lets every machine start on its suffix load at t_p, as if
 // it had the link alone, and the capacity and sequencing cuts only see the first
 // messages' lower bounds; the order of the messages on the link is left to the
-// branching. Along the best sequence of generator seed 3 (m = 10, n = 12, optimum
-// 260.09 s) the root bound rises from 241.7 to 254.1 s and the depth-5 bound from
-// 247.4 to 257.5 s. Min-time only (Options.NoLinkTail turns the cuts off).
+// branching. Along the optimal sequence of generator seed 3 (m = 10, n = 12, optimum
+// 260.09 s, target 259.57 s, with the load bounds) the root bound rises from 241.7 to
+// 253.6 s and the depth-5 bound from 247.5 to 256.0 s. Min-time only
+// (Options.NoLinkTail turns the cuts off).
 
 // tailCut is one link-and-tail cut, made at a node of depth from: T − ref >= Σ_i
 // coef[i]·(suffix load of M_i after message from) − margin, with ref the start of
