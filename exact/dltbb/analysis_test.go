@@ -59,7 +59,7 @@ func TestAnalyseSeed(t *testing.T) {
 	}
 	for _, v := range []struct{ tighten, linkTail bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
 		s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{Feasible: true, Objective: objective, T: objective},
-			opt: Options{Gap: 0.002, NoLinkTail: !v.linkTail}}
+			opt: Options{Gap: 0.002, NoLinkTail: !v.linkTail}, tails: &tailStore{}}
 		s.retarget()
 		var cuts [][]int
 		var lb *loads
