@@ -102,6 +102,7 @@ func benchSeed(b *testing.B, seed uint64, maxNodes int) {
 		b.Run(v.name, func(b *testing.B) { run(b, 1, v.noTighten, v.noLinkTail) })
 	}
 	b.Run("threads=2", func(b *testing.B) {
+		b.Run("linktail", func(b *testing.B) { run(b, 2, false, false) })
 		b.Run("tighten", func(b *testing.B) { run(b, 2, false, true) })
 	})
 }
