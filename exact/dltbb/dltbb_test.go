@@ -109,14 +109,20 @@ func TestNodeBoundIsBelowEveryCompletion(t *testing.T) {
 	}
 }
 
+// withDeadline gives every third instance (k%3 == 2) a deadline of 1.2 times the
+// capacity bound on T, possibly infeasible, when it is above the valid lower bound.
+func withDeadline(in *dm.Instance, k int) {
+	if k%3 != 2 {
+		return
+	}
+	if d := 1.2 * CapacityLowerBoundTime(in); d >= dm.ValidLowerBoundTime(in) {
+		in.Deadline = &d
+	}
+}
+
 func TestSolveMatchesTheEnumeration(t *testing.T) {
 	for k, in := range tiny(t, 24, 2) {
-		if k%3 == 2 {
-			d := 1.2 * CapacityLowerBoundTime(in) // a deadline, possibly infeasible
-			if d >= dm.ValidLowerBoundTime(in) {
-				in.Deadline = &d
-			}
-		}
+		withDeadline(in, k)
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -97,12 +97,7 @@ func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 func TestSolveWithAndWithoutLinkTailAgree(t *testing.T) {
 	instances := append(tiny(t, 12, 28), chunky(t, 18, 29)...)
 	for k, in := range instances {
-		if k%3 == 2 {
-			d := 1.2 * CapacityLowerBoundTime(in)
-			if d >= dm.ValidLowerBoundTime(in) {
-				in.Deadline = &d
-			}
-		}
+		withDeadline(in, k)
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)
