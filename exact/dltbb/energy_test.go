@@ -90,6 +90,14 @@ func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) fl
 // and repeats this check through the CLI path).
 func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 	for k, in := range tinyEnergy(t, 24, 5) {
+		checkEnergyNodeBounds(t, k, in)
+	}
+}
+
+// checkEnergyNodeBounds is TestEnergyNodeBoundIsBelowEveryCompletion on one instance.
+func checkEnergyNodeBounds(t *testing.T, k int, in *dm.Instance) {
+	t.Helper()
+	{
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +151,7 @@ func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 
 func TestEnergySolveMatchesTheEnumeration(t *testing.T) {
 	concave := 0
-	for k, in := range tinyEnergy(t, 36, 6) {
+	for k, in := range append(tinyEnergy(t, 36, 6), outOfCore(t, 16, 9)...) {
 		for _, e := range newEnergyModel(in).concave {
 			if e {
 				concave++
@@ -229,12 +237,12 @@ func TestEnergyExcessChordIsExercised(t *testing.T) {
 	}
 }
 
-// On random tiny min-energy instances whose machines favour out-of-core computing
-// (a concave g_i with ρ_i below the load bound), the root bound with the excess chord
-// is at least the one without and at most the enumeration's optimum.
-func TestEnergyExcessChordRootBound(t *testing.T) {
-	tighter := 0
-	for k, in := range tinyEnergy(t, 36, 7) {
+// outOfCore returns tiny min-energy instances whose even machines favour out-of-core
+// computing: a concave g_i (k_2 well below P^N a_2) and ρ_i at most 0.3 V.
+func outOfCore(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	ins := tinyEnergy(t, count, seed)
+	for k, in := range ins {
 		for i := range in.Machines {
 			mc := &in.Machines[i]
 			if i%2 == 0 {
@@ -245,6 +253,24 @@ func TestEnergyExcessChordRootBound(t *testing.T) {
 		if err := in.Validate(); err != nil {
 			t.Fatalf("instance %d: %v", k, err)
 		}
+	}
+	return ins
+}
+
+// On those instances every node bound (with the excess chord) is below the best
+// completion, as in TestEnergyNodeBoundIsBelowEveryCompletion.
+func TestEnergyNodeBoundWithOutOfCore(t *testing.T) {
+	for k, in := range outOfCore(t, 16, 8) {
+		checkEnergyNodeBounds(t, k, in)
+	}
+}
+
+// On random tiny min-energy instances whose machines favour out-of-core computing
+// (outOfCore), the root bound with the excess chord is at least the one without and
+// at most the enumeration's optimum.
+func TestEnergyExcessChordRootBound(t *testing.T) {
+	tighter := 0
+	for k, in := range outOfCore(t, 36, 7) {
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)
