@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
@@ -28,6 +29,22 @@ func TestAnalyseEnergy(t *testing.T) {
 	res, err := Solve(context.Background(), in, chainLP, Options{Gap: 0.002, Starts: starts, Threads: 1, MaxNodes: nodes})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if v := os.Getenv("DLTBB_SYMSEQ"); v != "" {
+		// The exact LP of one symbol sequence (m+i: M_i out-of-core), by the evaluator.
+		var seq []int
+		for _, f := range strings.Split(v, ",") {
+			k, _ := strconv.Atoi(strings.TrimSpace(f))
+			seq = append(seq, k)
+		}
+		rx := newRelax(in)
+		x, obj, err := chainLP(rx.build(seq, nil, nil).lp)
+		if err != nil {
+			fmt.Printf("sequence %v: %v\n", seq, err)
+		} else {
+			r := dm.Evaluate(in, rx.schedule(seq, x), dm.EvalOptions{})
+			fmt.Printf("sequence %v: LP %.2f, evaluator OK %v E %.2f\n", seq, obj, r.OK(), r.E)
+		}
 	}
 	fmt.Printf("E %.2f bound %.2f nodes %d LPs %d seq %v\n", res.E, res.Bound, res.Nodes, res.LPs, res.Sequence)
 	em := newEnergyModel(in)
