@@ -53,7 +53,8 @@
 // a used machine's energy is S(P^S − P^I) + P^I t_f + P^N (T − t_f) + Σ g(α) with
 // g = ε − P^N τ, exact in the prefix (G >= both lines of a convex g; the piece of a
 // concave g is part of the sequence, symbol m+i for out-of-core) and bounded below in
-// the suffix. The search first decides for every machine whether it is used (a binary
+// the suffix (for a concave g through the out-of-core excess X_i, which the time rows
+// charge and the excess chord X_i <= β_i x̄_i/(ρ_i + x̄_i) bounds: excessMax). The search first decides for every machine whether it is used (a binary
 // tree of depth m; undecided machines are relaxed by z_i in [0, 1]), then sequences
 // the messages among the used machines, which are then all forced, so that the count
 // rule and the sequencing cuts apply and their startups are paid in full. The LPs go through an LPSolver given by the caller,

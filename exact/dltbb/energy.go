@@ -63,6 +63,18 @@ func (e *energyModel) chord(i int, bar float64) float64 {
 	return math.Min(e.s1[i], e.g(i, bar)/bar)
 }
 
+// excessMax returns x̄_i, an upper bound on the out-of-core excess Σ_c (α_c − ρ_i)^+ of
+// M_i's chunks in every schedule of length at most the deadline: a machine with
+// excess X > 0 has a chunk above ρ_i, so a load of at least ρ_i + X, and it starts
+// its first message no earlier than S_i and then receives (O_i per message, C_i per
+// MB) and computes (Σ τ >= a_1 β + (a_2 − a_1) X, since b_2 = ρ(a_1 − a_2)) one after
+// the other, so S_i + O_i + (C_i + a_1i)(ρ_i + X) + (a_2i − a_1i) X <= T. 0 when no
+// chunk can go out-of-core.
+func (r *relax) excessMax(i int) float64 {
+	mc := r.in.Machines[i]
+	return math.Max(0, (r.deadline-mc.S-mc.O-(mc.C+mc.A1)*mc.Rho)/(mc.C+mc.A2))
+}
+
 // symbols returns the letters a sequence is made of: 0..m−1 (machine i; for a
 // concave g_i, the chunk stays on-core, α <= ρ_i) and, for min-energy, m+i for every
 // machine i with concave g_i and ρ_i < V (the chunk goes out-of-core, α >= ρ_i).

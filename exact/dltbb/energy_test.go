@@ -90,6 +90,14 @@ func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) fl
 // and repeats this check through the CLI path).
 func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 	for k, in := range tinyEnergy(t, 24, 5) {
+		checkEnergyNodeBounds(t, k, in)
+	}
+}
+
+// checkEnergyNodeBounds is TestEnergyNodeBoundIsBelowEveryCompletion on one instance.
+func checkEnergyNodeBounds(t *testing.T, k int, in *dm.Instance) {
+	t.Helper()
+	{
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +151,7 @@ func TestEnergyNodeBoundIsBelowEveryCompletion(t *testing.T) {
 
 func TestEnergySolveMatchesTheEnumeration(t *testing.T) {
 	concave := 0
-	for k, in := range tinyEnergy(t, 36, 6) {
+	for k, in := range append(tinyEnergy(t, 36, 6), outOfCore(t, 16, 9)...) {
 		for _, e := range newEnergyModel(in).concave {
 			if e {
 				concave++
@@ -153,8 +161,12 @@ func TestEnergySolveMatchesTheEnumeration(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, gap := range []float64{0, 0.01} {
-			res, err := Solve(context.Background(), in, chainLP, Options{Gap: gap, Threads: 1 + k%2})
+		for _, v := range []struct {
+			gap     float64
+			noChord bool
+		}{{0, false}, {0.01, false}, {0, true}, {0.01, true}} {
+			gap := v.gap
+			res, err := Solve(context.Background(), in, chainLP, Options{Gap: gap, Threads: 1 + k%2, NoExcessCut: v.noChord})
 			if err != nil {
 				t.Fatalf("instance %d: %v", k, err)
 			}
@@ -171,7 +183,7 @@ func TestEnergySolveMatchesTheEnumeration(t *testing.T) {
 			tol := 1e-6 * want.Objective
 			if res.Objective < want.Objective-tol || res.Objective > want.Objective/(1-gap)+tol ||
 				res.Bound > want.Objective+tol || res.Bound < res.Objective*(1-gap)-tol {
-				t.Fatalf("instance %d gap %g: E %g, bound %g; enumeration %g", k, gap, res.Objective, res.Bound, want.Objective)
+				t.Fatalf("instance %d gap %g (no excess chord %v): E %g, bound %g; enumeration %g", k, gap, v.noChord, res.Objective, res.Bound, want.Objective)
 			}
 		}
 	}
@@ -187,4 +199,107 @@ func chainLP(p *LP) ([]float64, float64, error) {
 		return x, o, nil
 	}
 	return refLP(p)
+}
+
+// chordInstances counts the instances with a machine whose concave g_i gets the excess
+// chord (an X_i column: its load bound above ρ_i) and one where x̄_i > 0.
+func chordInstances(ins []*dm.Instance) (withX, withExcess int) {
+	for _, in := range ins {
+		rx := newRelax(in)
+		rx.setTarget(rx.deadline)
+		x, e := false, false
+		for i, c := range rx.energy.concave {
+			if c && rx.betaMax[i] > in.Machines[i].Rho {
+				x = true
+				e = e || rx.excessMax(i) > 0
+			}
+		}
+		if x {
+			withX++
+		}
+		if e {
+			withExcess++
+		}
+	}
+	return withX, withExcess
+}
+
+// The excess chord X_i <= β_i x̄_i/(ρ_i + x̄_i) keeps the node bound below every
+// completion (TestEnergyNodeBoundIsBelowEveryCompletion runs with it); this checks
+// that the tiny instances exercise it, and that no bound with it lies above the best
+// completion where one without it does not (both against the enumeration).
+func TestEnergyExcessChordIsExercised(t *testing.T) {
+	ins := append(tinyEnergy(t, 24, 5), tinyEnergy(t, 36, 6)...)
+	withX, withExcess := chordInstances(ins)
+	t.Logf("%d of %d instances have an X_i column, %d with x̄_i > 0", withX, len(ins), withExcess)
+	if withX == 0 || withExcess == 0 {
+		t.Fatalf("the excess chord is not exercised: %d instances with an X_i column, %d with x̄_i > 0", withX, withExcess)
+	}
+}
+
+// outOfCore returns tiny min-energy instances whose even machines favour out-of-core
+// computing: a concave g_i (k_2 well below P^N a_2) and ρ_i at most 0.3 V.
+func outOfCore(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	ins := tinyEnergy(t, count, seed)
+	for k, in := range ins {
+		for i := range in.Machines {
+			mc := &in.Machines[i]
+			if i%2 == 0 {
+				mc.K2 = math.Max(mc.K1+1, 0.3*mc.PN*mc.A2) // concave
+				mc.Rho = math.Min(mc.Rho, 0.3*in.V)
+			}
+		}
+		if err := in.Validate(); err != nil {
+			t.Fatalf("instance %d: %v", k, err)
+		}
+	}
+	return ins
+}
+
+// On those instances every node bound (with the excess chord) is below the best
+// completion, as in TestEnergyNodeBoundIsBelowEveryCompletion.
+func TestEnergyNodeBoundWithOutOfCore(t *testing.T) {
+	for k, in := range outOfCore(t, 16, 8) {
+		checkEnergyNodeBounds(t, k, in)
+	}
+}
+
+// On random tiny min-energy instances whose machines favour out-of-core computing
+// (outOfCore), the root bound with the excess chord is at least the one without and
+// at most the enumeration's optimum.
+func TestEnergyExcessChordRootBound(t *testing.T) {
+	tighter := 0
+	for k, in := range outOfCore(t, 36, 7) {
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !want.Feasible {
+			continue
+		}
+		var b [2]float64
+		for v, no := range []bool{true, false} {
+			rx := newRelax(in)
+			rx.noExcessCut = no
+			rx.setTarget(rx.deadline)
+			s := &search{in: in, solver: chainLP, rx: rx, res: &Result{Objective: math.Inf(1)}, tails: &tailStore{}}
+			_, bound, _, ok, err := s.solve(nil, nil, rx.rootSet())
+			if err != nil || !ok {
+				t.Fatalf("instance %d: root LP ok %v err %v", k, ok, err)
+			}
+			b[v] = bound
+		}
+		tol := 1e-6 * math.Max(1, want.Objective)
+		if b[1] > want.Objective+tol {
+			t.Fatalf("instance %d: root bound with the chord %g above the optimum %g", k, b[1], want.Objective)
+		}
+		if b[1] < b[0]-tol {
+			t.Fatalf("instance %d: root bound with the chord %g below the one without %g", k, b[1], b[0])
+		}
+		if b[1] > b[0]+tol {
+			tighter++
+		}
+	}
+	t.Logf("the chord raised the root bound on %d instances", tighter)
 }

@@ -60,6 +60,8 @@ type relax struct {
 
 	// energy is set for min-energy (see energy.go); nil for min-time.
 	energy *energyModel
+	// noExcessCut leaves out the excess chord of a concave g_i (Options.NoExcessCut).
+	noExcessCut bool
 }
 
 func newRelax(in *dm.Instance) *relax {
@@ -621,6 +623,16 @@ func (r *relax) energyObjective(nl *nodeLP, seq []int, c energyCols, spare int, 
 			C[c.Beta(i)] += em.s1[i]
 			C[x] = em.s2[i] - em.s1[i]
 			add(le, 0, f(x), 1, f(c.Beta(i)), -1)
+			if !r.noExcessCut && !math.IsInf(r.deadline, 1) {
+				// The excess chord: X_i > 0 needs a suffix chunk above ρ_i, so
+				// β_i >= ρ_i + X_i, and X_i <= x̄_i (excessMax); hence
+				// X_i (ρ_i + x̄_i) <= X_i x̄_i + ρ_i x̄_i <= β_i x̄_i, i.e.
+				// X_i <= β_i x̄_i/(ρ_i + x̄_i), the hull of X <= min((β − ρ)^+, x̄).
+				// Without it the LP could count a suffix load far below ρ_i as
+				// out-of-core (seed 3 at T = 700: 172 MB at s2 − s1 = −305 J/MB).
+				xb := r.excessMax(i)
+				add(le, 0, f(x), 1, f(c.Beta(i)), -xb/(in.Machines[i].Rho+xb))
+			}
 		} else if h, ok := c.H[i]; ok {
 			// H' = H − s1 β_i >= 0, as G' above.
 			C[h] = 1

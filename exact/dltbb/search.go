@@ -39,6 +39,10 @@ type Options struct {
 	NoTighten bool
 	// NoLinkTail leaves out the link-and-tail cuts of linktail.go (for comparison).
 	NoLinkTail bool
+	// NoExcessCut leaves out the excess chord of min-energy's node LPs (for
+	// comparison): X_i <= β_i x̄_i/(ρ_i + x̄_i) for the out-of-core excess X_i of a
+	// machine with a concave g_i (energy.go, excessMax).
+	NoExcessCut bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
 	// for benchmarks, which a time limit on a shared machine is not.
@@ -87,6 +91,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 		return nil, fmt.Errorf("dltbb: %w", err)
 	}
 	rx := newRelax(in)
+	rx.noExcessCut = opt.NoExcessCut
 	s := &search{in: in, solver: solver, rx: rx, res: &Result{Objective: math.Inf(1), T: math.Inf(1), E: math.Inf(1), Bound: rx.lowerBound()},
 		opt: opt, failedBound: math.Inf(1), tails: &tailStore{}}
 	if rx.energy != nil {
