@@ -391,3 +391,23 @@ func TestCommandLinePermutationWithDigitNames(t *testing.T) {
 		}
 	}
 }
+
+// TestSoluStatusesAreTheResultStatuses: package solu spells the result statuses it
+// judges itself (it stays free of the solve layer), and the sweep hands it the
+// statuses of solve; the two lists must not drift apart.
+func TestSoluStatusesAreTheResultStatuses(t *testing.T) {
+	pairs := [][2]string{
+		{solu.StatusOptimal, solve.StatusOptimal},
+		{solu.StatusFeasible, solve.StatusFeasible},
+		{solu.StatusInfeasible, solve.StatusInfeasible},
+		{solu.StatusUnbounded, solve.StatusUnbounded},
+		{solu.StatusTimeLimit, solve.StatusTimeLimit},
+		{solu.StatusInterrupted, solve.StatusInterrupted},
+		{solu.StatusError, solve.StatusError},
+	}
+	for _, p := range pairs {
+		if p[0] != p[1] {
+			t.Errorf("solu says %q where solve says %q", p[0], p[1])
+		}
+	}
+}
