@@ -1006,8 +1006,11 @@ func (c *certifier) ray(ctx context.Context, s backends.Solver, opts backends.Op
 	if c.rayDone {
 		return c.rayNorm, c.rayFound, nil
 	}
-	if !hasOpenColumn(c.m) {
-		return 0, false, nil // every column bounded: no direction is a ray
+	if !hasOpenColumn(c.m) || !slices.ContainsFunc(c.m.Columns().Cost, func(cj float64) bool { return cj != 0 }) {
+		// Every column bounded: no direction is a ray; a constant objective cannot
+		// improve along any.
+		c.rayDone = true
+		return 0, false, nil
 	}
 	// A ray LP is cheap, and one backend's "no ray" is not trusted (CBC 2.10 reports
 	// some feasible LPs with free columns infeasible): backends are asked in turn,
@@ -1111,9 +1114,6 @@ func (c *certifier) findRay(ctx context.Context, s backends.Solver, opts backend
 		if cj != 0 {
 			e.Add(model.Var(j), cj)
 		}
-	}
-	if e.Len() == 0 {
-		return 0, false, true, nil // a constant objective cannot improve
 	}
 	target := -float64(m.Sense()) // min: c·d = −1; max: c·d = +1
 	r.AddConstr(e, model.EQ, target, "improve")
