@@ -57,7 +57,7 @@ func TestAnalyseSeed(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("DLTBB_TARGET"), 64); err == nil {
 		objective = v / (1 - 0.002)
 	}
-	for _, v := range []struct{ tighten, linkTail bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+	for _, v := range []struct{ tighten, linkTail, counts bool }{{false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}, {true, true, true}} {
 		s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{Feasible: true, Objective: objective, T: objective},
 			opt: Options{Gap: 0.002, NoLinkTail: !v.linkTail}, tails: &tailStore{}}
 		s.retarget()
@@ -67,6 +67,17 @@ func TestAnalyseSeed(t *testing.T) {
 			pre := seq[:p]
 			if v.tighten && p > 0 && p < in.N {
 				lb, _, _ = s.tightenLoads(pre, cuts, nil, lb)
+			}
+			if v.counts && p < in.N {
+				// The sequence's own suffix counts, the tightest count ranges.
+				c := make([]int, in.M())
+				for _, i := range seq[p:] {
+					c[i]++
+				}
+				if lb == nil {
+					lb = &loads{}
+				}
+				lb = &loads{max: lb.max, kLo: c, kHi: c}
 			}
 			x, b, c, ok, lps, err := s.solveCounted(pre, cuts, nil, lb)
 			if err != nil || !ok {
@@ -83,8 +94,8 @@ func TestAnalyseSeed(t *testing.T) {
 					}
 				}
 			}
-			fmt.Printf("tighten %-5v linktail %-5v depth %2d bound %.3f target %.3f LPs %d suffix loads %s\n",
-				v.tighten, v.linkTail, p, b, s.target(), lps, strings.Join(parts, " "))
+			fmt.Printf("counts %-5v tighten %-5v linktail %-5v depth %2d bound %.3f target %.3f LPs %d suffix loads %s\n",
+				v.counts, v.tighten, v.linkTail, p, b, s.target(), lps, strings.Join(parts, " "))
 		}
 	}
 }

@@ -185,6 +185,27 @@ type nodeLP struct {
 	spare    int
 }
 
+// suffixColumns lays out the suffix columns of a node LP from column nv on: s_i, the
+// first-message start of each unserved forced machine, and k_i, the number of suffix
+// messages to M_i, for the machines whose load may exceed kColRatio·ρ_i. It returns
+// their columns and the next free one. The search's β̄_i, not the node's, decides
+// whether M_i gets a k_i column: a k_i column only adds rows, so a node bound never
+// falls when its load bounds tighten.
+func (r *relax) suffixColumns(seq []int, forced []bool, betaMax []float64, nv int) (sCol, kCol map[int]int, next int) {
+	sCol, kCol = map[int]int{}, map[int]int{}
+	for i := range r.m {
+		if forced[i] && !r.served(seq, i) {
+			sCol[i] = nv
+			nv++
+		}
+		if betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*r.in.Machines[i].Rho {
+			kCol[i] = nv
+			nv++
+		}
+	}
+	return sCol, kCol, nv
+}
+
 // neededUnforced returns a lower bound on the number of unserved machines that are
 // not forced (and allowed by ms) but receive load in every completion of seq shorter
 // than the target: each machine's whole load is at most β̄_i (its capacity at the
@@ -236,7 +257,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		forced, alphaMin = ms.forced, ms.alphaMin
 	}
 	betaMax := r.betaMax
-	if lb != nil {
+	if lb != nil && lb.max != nil {
 		// The search's β̄_i tightens as the target falls; both bounds hold.
 		betaMax = make([]float64, r.m)
 		for i := range betaMax {
@@ -256,24 +277,12 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 	Tc := 2*p + nt
 	Beta := func(i int) int { return Tc + 1 + i }
 	nv := Tc + 1
-	sCol := map[int]int{}
-	kCol := map[int]int{} // k_i, suffix messages to M_i, where the load may exceed ρ_i
-	Kc := func(i int) int { return kCol[i] }
+	sCol, kCol := map[int]int{}, map[int]int{}
 	if suffix {
 		nv += r.m
-		for i := range r.m {
-			if forced[i] && !r.served(seq, i) {
-				sCol[i] = nv
-				nv++
-			}
-			// The search's β̄_i, not the node's, decides: a k_i column only adds rows,
-			// so a node bound never falls when its load bounds tighten.
-			if betaMax[i] > minBetaMax && r.betaMax[i] > kColRatio*in.Machines[i].Rho {
-				kCol[i] = nv
-				nv++
-			}
-		}
+		sCol, kCol, nv = r.suffixColumns(seq, forced, betaMax, nv)
 	}
+	Kc := func(i int) int { return kCol[i] }
 	// Energy columns: G_j (g of a prefix chunk on a convex machine that can go
 	// out-of-core), H_i (g of M_i's suffix load, convex with a k_i column), z_i (an
 	// unserved, unforced machine is used in the suffix), W_i (its time from its first
@@ -382,6 +391,12 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		for i, mc := range in.Machines {
 			load = append(load, f(Beta(i)), 1)
 			link = append(link, f(Beta(i)), mc.C)
+			if lo, hi := lb.countRange(i); hi == 0 {
+				add(le, 0, f(Beta(i)), 1) // no suffix message to M_i (count branching)
+			} else if _, ok := kCol[i]; ok && (lo > 0 || hi < rem) {
+				add(ge, float64(lo), f(Kc(i)), 1)
+				add(le, float64(hi), f(Kc(i)), 1)
+			}
 			if _, ok := kCol[i]; ok {
 				add(le, 0, f(Beta(i)), 1/betaMax[i], f(Kc(i)), -1)
 				count = append(count, f(Kc(i)), 1)

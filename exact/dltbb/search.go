@@ -43,6 +43,8 @@ type Options struct {
 	// comparison): X_i <= β_i x̄_i/(ρ_i + x̄_i) for the out-of-core excess X_i of a
 	// machine with a concave g_i (energy.go, excessMax).
 	NoExcessCut bool
+	// NoCountSplit leaves out the count branching of counts.go (for comparison).
+	NoCountSplit bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
 	// for benchmarks, which a time limit on a shared machine is not.
@@ -68,6 +70,7 @@ type Result struct {
 	LPs       int         // linear programs solved
 	Pruned    int         // children pruned by bound, count or symmetry
 	Failed    int         // node LPs the solver failed on (kept open with the parent's bound)
+	Splits    int         // nodes split on a message count (counts.go)
 	// Uncertified counts leaves whose LP point the solver could not certify optimal
 	// (its bound lies below the point's value); the final bound is capped at theirs.
 	Uncertified int
@@ -489,6 +492,12 @@ type item struct {
 	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
 	lb    *loads      // load bounds of the subtree (tightenLoads), nil for none yet
 	tight bool        // lb and bound are this node's own (tightenLoads ran on it)
+	// splitOn is the machine (plus one) whose message count the node is split on
+	// before its children are solved (counts.go), at the LP's value splitAt; 0 for
+	// none. splits counts the splits in a row that led to the node.
+	splitOn int
+	splitAt float64
+	splits  int
 }
 
 type queue []item
@@ -551,6 +560,14 @@ func (s *search) run(ctx context.Context) error {
 			}
 			continue
 		}
+		if s.needsSplit(top) {
+			// Split the node on a fractional message count (counts.go); both halves
+			// go back to the queue with their own bounds.
+			for _, it := range s.split(top) {
+				heap.Push(q, it)
+			}
+			continue
+		}
 		s.res.Nodes++
 		if s.opt.Log != nil && s.opt.LogEvery > 0 && time.Since(last) >= s.opt.LogEvery {
 			last = time.Now()
@@ -579,6 +596,12 @@ func (s *search) run(ctx context.Context) error {
 // root that has not had them.
 func (s *search) needsTighten(it item) bool {
 	return it.ms.complete(s.in.M()) && !it.tight && !s.opt.NoTighten && s.rx.energy == nil && len(it.seq) > 0
+}
+
+// needsSplit reports whether the open node it is due for a count split (counts.go)
+// before its children are solved.
+func (s *search) needsSplit(it item) bool {
+	return it.splitOn > 0 && !s.opt.NoCountSplit
 }
 
 // stopped sets the bound of a search stopped early (time or node limit) with top the
@@ -647,7 +670,12 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			s.res.Pruned++
 			continue
 		}
-		kids = append(kids, child{seq: seq, ms: top.ms, lb: top.lb})
+		lb, ok := top.lb.child(s.rx.mach(i))
+		if !ok {
+			s.res.Pruned++ // the node's count range leaves M_i no message
+			continue
+		}
+		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb})
 	}
 	s.evaluate(kids, top.cuts)
 	improved := false
@@ -667,7 +695,7 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			if p+1 == in.N {
 				s.failedBound = math.Min(s.failedBound, top.bound)
 			} else {
-				push(item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: top.lb})
+				push(item{seq: k.seq, bound: top.bound, cuts: top.cuts, ms: top.ms, lb: k.lb})
 			}
 			continue
 		}
@@ -685,7 +713,10 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			s.res.Pruned++
 			continue
 		}
-		push(item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: top.lb})
+		it := item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: k.lb}
+		// A min-time node picks its split again after its load bounds (tighten).
+		it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, k.lb, k.x)
+		push(it)
 	}
 	return improved, nil
 }

@@ -11,6 +11,9 @@ import (
 // same suffix load as in the parent). They come from tightenLoads.
 type loads struct {
 	max []float64 // β_i <= max[i]
+	// kLo[i] <= k_i <= kHi[i] for the number k_i of suffix messages to M_i (count
+	// branching, counts.go); both nil for no range.
+	kLo, kHi []int
 }
 
 // tightenLoads returns bounds on the suffix loads of the node with prefix seq, those
@@ -43,8 +46,11 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	out = &loads{max: append([]float64(nil), r.betaMax...)}
 	if lb != nil {
 		for i := range out.max {
-			out.max[i] = math.Min(out.max[i], lb.max[i])
+			if lb.max != nil {
+				out.max[i] = math.Min(out.max[i], lb.max[i])
+			}
 		}
+		out.kLo, out.kHi = lb.kLo, lb.kHi // never written in place
 	}
 	target := s.target()
 	if r.energy != nil || len(seq) >= r.n || math.IsInf(target, 1) {
@@ -105,7 +111,7 @@ func (s *search) tighten(it item) (out item, pruned bool) {
 	}
 	out = it
 	out.lb, out.tight = lb, true
-	_, b, cuts, ok, lps, err := s.solveCounted(it.seq, it.cuts, it.ms, lb)
+	x, b, cuts, ok, lps, err := s.solveCounted(it.seq, it.cuts, it.ms, lb)
 	s.res.LPs += lps
 	switch {
 	case err != nil:
@@ -114,5 +120,6 @@ func (s *search) tighten(it item) (out item, pruned bool) {
 		return out, true
 	}
 	out.bound, out.cuts = math.Max(b, it.bound), cuts
+	out.splitOn, out.splitAt = s.pickSplit(it.seq, it.ms, lb, x)
 	return out, false
 }

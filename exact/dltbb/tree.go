@@ -117,8 +117,8 @@ func (sh *shared) work(ctx context.Context, id int, w *search) {
 			continue
 		}
 		top := heap.Pop(sh.q).(item)
-		node := 0 // 0: the node's load bounds are due, it is not expanded yet
-		if !w.needsTighten(top) {
+		node := 0 // 0: the node's load bounds or a count split are due, it is not expanded yet
+		if !w.needsTighten(top) && !w.needsSplit(top) {
 			s.res.Nodes++
 			node = s.res.Nodes
 			sh.log(top)
@@ -131,7 +131,9 @@ func (sh *shared) work(ctx context.Context, id int, w *search) {
 		w.retarget()
 		var open []item
 		improved, err := false, error(nil)
-		if node == 0 {
+		if node == 0 && !w.needsTighten(top) {
+			open = w.split(top)
+		} else if node == 0 {
 			if t, pruned := w.tighten(top); pruned {
 				w.res.Pruned++
 			} else {
@@ -196,7 +198,8 @@ func (sh *shared) flush(w *search) {
 	res.Pruned += w.res.Pruned
 	res.Failed += w.res.Failed
 	res.Uncertified += w.res.Uncertified
-	w.res.LPs, w.res.Pruned, w.res.Failed, w.res.Uncertified = 0, 0, 0, 0
+	res.Splits += w.res.Splits
+	w.res.LPs, w.res.Pruned, w.res.Failed, w.res.Uncertified, w.res.Splits = 0, 0, 0, 0, 0
 	sh.main.failedBound = math.Min(sh.main.failedBound, w.failedBound)
 }
 

@@ -86,7 +86,7 @@ func (p *Problem) solveSequenceBB(ctx context.Context, req solve.Request) (*solv
 		return nil, fmt.Errorf("%s: sequence branch-and-bound: %w", p.Name(), err)
 	}
 	res := &solve.Result{Kind: p.Kind(), Name: p.Name(), Backend: solve.Exact,
-		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d LPs, %d failed LPs, %d uncertified leaves; %s)", out.Nodes, out.LPs, out.Failed, out.Uncertified, cert.summary()),
+		Solver: fmt.Sprintf("sequence branch-and-bound (exact/dltbb: %d nodes, %d count splits, %d LPs, %d failed LPs, %d uncertified leaves; %s)", out.Nodes, out.Splits, out.LPs, out.Failed, out.Uncertified, cert.summary()),
 		Nodes:  int64(out.Nodes)}
 	res.Seconds.Solve = time.Since(t0).Seconds()
 	switch {
