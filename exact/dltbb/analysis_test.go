@@ -9,7 +9,7 @@ package dltbb
 //	DLTBB_SEED=3 DLTBB_NODES=400 go test -tags dltbbanalysis -run AnalyseSeed -v ./exact/dltbb
 //
 // The sequence is the best one found in DLTBB_NODES nodes, or DLTBB_SEQ (machines,
-// comma-separated); DLTBB_TARGET replaces the target (e.g. the optimum less 0.2 %).
+// comma-separated); DLTBB_M sets the machine count (10); DLTBB_TARGET replaces the target (e.g. the optimum less 0.2 %).
 // It also prints the best schedule's chunks and each machine's load against its ρ.
 
 import (
@@ -24,7 +24,11 @@ import (
 func TestAnalyseSeed(t *testing.T) {
 	seed, _ := strconv.ParseUint(os.Getenv("DLTBB_SEED"), 10, 64)
 	nodes, _ := strconv.Atoi(os.Getenv("DLTBB_NODES"))
-	in, starts := genInstance(t, 10, seed)
+	m := 10
+	if v, err := strconv.Atoi(os.Getenv("DLTBB_M")); err == nil {
+		m = v
+	}
+	in, starts := genInstance(t, m, seed)
 	for i, mc := range in.Machines {
 		fmt.Printf("M%d S %.2f O %.4f C %.5f a1 %.4f a2 %.3f rho %.0f\n", i, mc.S, mc.O, mc.C, mc.A1, mc.A2, mc.Rho)
 	}
