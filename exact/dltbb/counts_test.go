@@ -16,29 +16,12 @@ import (
 func completionsByCounts(t *testing.T, in *dm.Instance, prefix []int) map[string]float64 {
 	t.Helper()
 	out := map[string]float64{}
-	var rec func(seq []int)
-	rec = func(seq []int) {
-		if len(seq) == in.N {
-			s, ok, err := dltseq.MinTimeForSequence(in, seq)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				return
-			}
-			if r := dm.Evaluate(in, s, dm.EvalOptions{}); r.OK() {
-				key := fmt.Sprint(suffixCounts(in.M(), seq[len(prefix):]))
-				if v, seen := out[key]; !seen || r.Makespan < v {
-					out[key] = r.Makespan
-				}
-			}
-			return
+	eachCompletion(t, in, prefix, func(seq []int, _ dm.Schedule, makespan float64) {
+		key := fmt.Sprint(suffixCounts(in.M(), seq[len(prefix):]))
+		if v, seen := out[key]; !seen || makespan < v {
+			out[key] = makespan
 		}
-		for i := range in.M() {
-			rec(append(append([]int(nil), seq...), i))
-		}
-	}
-	rec(prefix)
+	})
 	return out
 }
 
@@ -136,37 +119,13 @@ func parseCounts(key string) []int {
 }
 
 // TestCountSplitKeepsTheOptimum solves random tiny instances whose machines take
-// several chunks with and without count branching, on one and two threads: the same
+// several chunks with and without count branching (agreeWithEnumeration): the same
 // optimum, within the gap, as the enumeration, and some nodes are split.
 func TestCountSplitKeepsTheOptimum(t *testing.T) {
+	res := agreeWithEnumeration(t, chunky(t, 24, 43), map[string]Options{"count split": {}, "no count split": {NoCountSplit: true}})
 	splits := 0
-	for k, in := range chunky(t, 24, 43) {
-		withDeadline(in, k)
-		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, gap := range []float64{0, 0.01} {
-			for _, no := range []bool{false, true} {
-				res, err := Solve(context.Background(), in, certifiedSimplex, Options{Gap: gap, NoCountSplit: no, Threads: 1 + k%2})
-				if err != nil {
-					t.Fatalf("instance %d: %v", k, err)
-				}
-				if !no {
-					splits += res.Splits
-				}
-				if !res.Optimal || res.Feasible != want.Feasible {
-					t.Fatalf("instance %d (no split %v): optimal %v feasible %v, enumeration feasible %v", k, no, res.Optimal, res.Feasible, want.Feasible)
-				}
-				if !res.Feasible {
-					continue
-				}
-				tol := 2 * lpBoundSlack * want.Objective
-				if res.T < want.Objective-tol || res.T > want.Objective/(1-gap)+tol || res.Bound > want.Objective+tol {
-					t.Fatalf("instance %d gap %g (no split %v): T %g, bound %g; enumeration %g", k, gap, no, res.T, res.Bound, want.Objective)
-				}
-			}
-		}
+	for _, r := range res["count split"] {
+		splits += r.Splits
 	}
 	t.Logf("%d count splits", splits)
 	if splits == 0 {

@@ -42,11 +42,11 @@ func tiny(t *testing.T, count int, seed uint64) []*dm.Instance {
 	return out
 }
 
-// completions returns the shortest schedule length over every full sequence that
-// starts with prefix, by the fixed-sequence LP of exact/dltseq and the evaluator.
-func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
+// eachCompletion calls do with every full sequence that starts with prefix and has a
+// schedule (the fixed-sequence LP of exact/dltseq, accepted by the evaluator), and
+// that schedule's length.
+func eachCompletion(t *testing.T, in *dm.Instance, prefix []int, do func(seq []int, s dm.Schedule, makespan float64)) {
 	t.Helper()
-	best := math.Inf(1)
 	var rec func(seq []int)
 	rec = func(seq []int) {
 		if len(seq) == in.N {
@@ -56,7 +56,7 @@ func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
 			}
 			if ok {
 				if r := dm.Evaluate(in, s, dm.EvalOptions{}); r.OK() {
-					best = math.Min(best, r.Makespan)
+					do(seq, s, r.Makespan)
 				}
 			}
 			return
@@ -66,6 +66,14 @@ func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
 		}
 	}
 	rec(prefix)
+}
+
+// completions returns the shortest schedule length over every full sequence that
+// starts with prefix, by the fixed-sequence LP of exact/dltseq and the evaluator.
+func completions(t *testing.T, in *dm.Instance, prefix []int) float64 {
+	t.Helper()
+	best := math.Inf(1)
+	eachCompletion(t, in, prefix, func(_ []int, _ dm.Schedule, makespan float64) { best = math.Min(best, makespan) })
 	return best
 }
 

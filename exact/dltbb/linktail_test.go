@@ -91,34 +91,46 @@ func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 	}
 }
 
-// TestSolveWithAndWithoutLinkTailAgree solves random tiny instances (a third with a
-// deadline) with and without the link-and-tail cuts: the same optimum, within the
-// gap, as the enumeration.
+// TestSolveWithAndWithoutLinkTailAgree solves random tiny instances with and without
+// the link-and-tail cuts: the same optimum, within the gap, as the enumeration.
 func TestSolveWithAndWithoutLinkTailAgree(t *testing.T) {
-	instances := append(tiny(t, 12, 28), chunky(t, 18, 29)...)
+	agreeWithEnumeration(t, append(tiny(t, 12, 28), chunky(t, 18, 29)...), map[string]Options{"link-tail": {}, "no link-tail": {NoLinkTail: true}})
+}
+
+// agreeWithEnumeration solves each instance (a third with a deadline, withDeadline)
+// with each of the variants' options at gap 0 and 1 %, on one thread or two, and
+// checks the outcome against the enumeration of exact/dltseq: optimal, feasible
+// alike, T within the gap of the optimum and the bound below it. It returns the
+// results by variant, for the caller's own checks.
+func agreeWithEnumeration(t *testing.T, instances []*dm.Instance, variants map[string]Options) map[string][]*Result {
+	t.Helper()
+	out := map[string][]*Result{}
 	for k, in := range instances {
 		withDeadline(in, k)
 		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, gap := range []float64{0, 0.01} {
-			for _, no := range []bool{false, true} {
-				res, err := Solve(context.Background(), in, certifiedSimplex, Options{Gap: gap, NoLinkTail: no, Threads: 1 + k%2})
+		for name, opt := range variants {
+			for _, gap := range []float64{0, 0.01} {
+				opt.Gap, opt.Threads = gap, 1+k%2
+				res, err := Solve(context.Background(), in, certifiedSimplex, opt)
 				if err != nil {
-					t.Fatalf("instance %d: %v", k, err)
+					t.Fatalf("instance %d (%s): %v", k, name, err)
 				}
+				out[name] = append(out[name], res)
 				if !res.Optimal || res.Feasible != want.Feasible {
-					t.Fatalf("instance %d (no link-tail %v): optimal %v feasible %v, enumeration feasible %v", k, no, res.Optimal, res.Feasible, want.Feasible)
+					t.Fatalf("instance %d (%s): optimal %v feasible %v, enumeration feasible %v", k, name, res.Optimal, res.Feasible, want.Feasible)
 				}
 				if !res.Feasible {
 					continue
 				}
 				tol := 2 * lpBoundSlack * want.Objective
 				if res.T < want.Objective-tol || res.T > want.Objective/(1-gap)+tol || res.Bound > want.Objective+tol {
-					t.Fatalf("instance %d gap %g (no link-tail %v): T %g, bound %g; enumeration %g", k, gap, no, res.T, res.Bound, want.Objective)
+					t.Fatalf("instance %d gap %g (%s): T %g, bound %g; enumeration %g", k, gap, name, res.T, res.Bound, want.Objective)
 				}
 			}
 		}
 	}
+	return out
 }

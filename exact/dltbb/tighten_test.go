@@ -15,26 +15,11 @@ import (
 func bestCompletion(t *testing.T, in *dm.Instance, prefix []int) (float64, dm.Schedule) {
 	t.Helper()
 	best, arg := math.Inf(1), dm.Schedule{}
-	var rec func(seq []int)
-	rec = func(seq []int) {
-		if len(seq) == in.N {
-			s, ok, err := dltseq.MinTimeForSequence(in, seq)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !ok {
-				return
-			}
-			if r := dm.Evaluate(in, s, dm.EvalOptions{}); r.OK() && r.Makespan < best {
-				best, arg = r.Makespan, s
-			}
-			return
+	eachCompletion(t, in, prefix, func(_ []int, s dm.Schedule, makespan float64) {
+		if makespan < best {
+			best, arg = makespan, s
 		}
-		for i := range in.M() {
-			rec(append(append([]int(nil), seq...), i))
-		}
-	}
-	rec(prefix)
+	})
 	return best, arg
 }
 
