@@ -26,6 +26,12 @@
 // the relaxation spread the last messages' load over many machines at a fraction of
 // a message each.
 //
+// A node can also be split on a message count (counts.go): every completion sends a
+// whole number k_i of the suffix messages to each machine, the node LP has k_i
+// continuous, and a node whose LP shares the messages out fractionally is split as a
+// MIP branches on an integer variable, k_i <= ⌊k_i⌋ against k_i >= ⌈k_i⌉. Its
+// sequence children inherit the count ranges, shifted by the message each adds.
+//
 // On one thread (Options.Threads <= 1) the tree is explored best-first, with dives for
 // incumbents, in a fixed order. With more threads, the LPs of the starts' local search
 // and of the root's dive are shared out among them, and then the tree is explored in
