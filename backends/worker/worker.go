@@ -169,6 +169,12 @@ func serveOne(ctx context.Context, q *Request, solve SolveFunc) Response {
 	if os.Getenv(abortEnv) == "1" {
 		os.Exit(134) // the tests' stand-in for a failed assertion
 	}
+	if os.Getenv(unguardedEnv) == "1" {
+		// The tests' stand-in for a worker stopped before its signal handler is
+		// installed (a fresh process on a loaded machine): SIGTERM ends it unanswered.
+		signal.Reset(syscall.SIGTERM, syscall.SIGINT)
+		select {}
+	}
 	m, err := q.Model()
 	if err != nil {
 		return Response{Err: err.Error()}
@@ -181,10 +187,12 @@ func serveOne(ctx context.Context, q *Request, solve SolveFunc) Response {
 }
 
 // Test hooks: a worker started with one of these set misbehaves on its first
-// request (never returns and ignores SIGTERM, or dies).
+// request (never returns and ignores SIGTERM, dies, or never returns and dies of
+// SIGTERM).
 const (
-	stuckEnv = "SCHEDOPT_WORKER_TEST_STUCK"
-	abortEnv = "SCHEDOPT_WORKER_TEST_ABORT"
+	stuckEnv     = "SCHEDOPT_WORKER_TEST_STUCK"
+	abortEnv     = "SCHEDOPT_WORKER_TEST_ABORT"
+	unguardedEnv = "SCHEDOPT_WORKER_TEST_UNGUARDED"
 )
 
 // watchParent ends the worker when its parent process is gone.

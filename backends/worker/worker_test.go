@@ -82,8 +82,9 @@ func TestRoundTripAndReuse(t *testing.T) {
 	}
 }
 
-// TestStops: a cancelled solve, a solve past its time limit and a worker that
-// ignores SIGTERM all return within a second, and the pool goes on working.
+// TestStops: a cancelled solve, a solve past its time limit, a worker that ignores
+// SIGTERM and one that dies of it all return within a second with the status of the
+// stop, and the pool goes on working.
 func TestStops(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -96,6 +97,8 @@ func TestStops(t *testing.T) {
 		{"time limit overrun", nil, 200 * time.Millisecond, 0, backends.Interrupted},
 		{"deaf worker killed", []string{stuckEnv + "=1"}, 0, 200 * time.Millisecond, backends.Interrupted},
 		{"deaf worker past its limit", []string{stuckEnv + "=1"}, 200 * time.Millisecond, 0, backends.TimeLimit},
+		{"worker killed by the stop signal", []string{unguardedEnv + "=1"}, 0, 200 * time.Millisecond, backends.Interrupted},
+		{"worker past its limit killed by the stop signal", []string{unguardedEnv + "=1"}, 200 * time.Millisecond, 0, backends.TimeLimit},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
