@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
@@ -195,5 +196,53 @@ func TestUnsupportedObjectives(t *testing.T) {
 	in.EnergyLimit = &e
 	if _, err := Solve(context.Background(), in, Simplex, Options{}); !errors.Is(err, ErrUnsupported) {
 		t.Fatalf("min-energy with an energy limit: got %v, want ErrUnsupported", err)
+	}
+}
+
+// TestRootLPFailureIsNotFatal: a solver that fails on the root LP (neither a point
+// nor a proof, as both of the command line's solvers did on an infeasible min-energy
+// instance of Fig. 6.3) leaves the root with the trivial bound; the search goes on
+// below it and ends as the enumeration does, feasible or not.
+func TestRootLPFailureIsNotFatal(t *testing.T) {
+	infeasible := 0
+	instances := tiny(t, 12, 45)
+	for k, in := range instances {
+		if k%3 == 0 {
+			// A deadline below the optimum: infeasible, proven below the root.
+			d := 0.98 * completions(t, in, nil)
+			if d >= dm.ValidLowerBoundTime(in) {
+				in.Deadline = &d
+			}
+		}
+		want, err := dltseq.Solve(context.Background(), in, dltseq.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !want.Feasible {
+			infeasible++
+		}
+		var calls atomic.Int64
+		failRoot := func(p *LP) ([]float64, float64, error) {
+			if calls.Add(1) == 1 {
+				return nil, 0, errors.New("no point, no proof")
+			}
+			return certifiedSimplex(p)
+		}
+		res, err := Solve(context.Background(), in, failRoot, Options{NoLocalSearch: true})
+		if err != nil {
+			t.Fatalf("instance %d: %v", k, err)
+		}
+		if res.Failed == 0 {
+			t.Fatalf("instance %d: the root's failure was not counted", k)
+		}
+		if !res.Optimal || res.Feasible != want.Feasible {
+			t.Fatalf("instance %d: optimal %v feasible %v, enumeration feasible %v", k, res.Optimal, res.Feasible, want.Feasible)
+		}
+		if res.Feasible && math.Abs(res.T-want.Objective) > 2*lpBoundSlack*want.Objective {
+			t.Fatalf("instance %d: T %g, enumeration %g", k, res.T, want.Objective)
+		}
+	}
+	if infeasible == 0 {
+		t.Fatal("no infeasible instance: the test checks half of what it says")
 	}
 }

@@ -519,7 +519,12 @@ func (s *search) run(ctx context.Context) error {
 	}
 	_, b0, cuts0, ok, err := s.solve(nil, nil, ms0)
 	if err != nil {
-		return err
+		// The root LP gave neither a point nor a proof (every solver failed on it):
+		// the root keeps the trivial bound, as any node keeps its parent's, and its
+		// children are tried. (Table 6.1 at n = 4, T = 640 s, min-energy: both solvers
+		// failed on the root LP and the whole solve ended in an error.)
+		s.res.Failed++
+		b0, cuts0, ok = s.rx.lowerBound(), nil, true
 	}
 	q := &queue{}
 	if ok {
