@@ -106,9 +106,9 @@ cross-checks the objective with the exact oracle where one exists.
 The default backend, auto, takes the strongest path the kind has: its exact algorithm
 where one scales (the dlt-multi sequence branch-and-bound, on every thread, the workload
 DPs), the MILP elsewhere; where both may win (workload) and --threads is 2 or more (0:
-all cores), both run concurrently and the first proof answers. The result's "backend" names the path that answered, and "paths" how
-each one ended. Without an
-instance argument, or with "-", the instance is read from standard input.
+all cores), both run concurrently and the first proof answers. The result's "backend"
+names the path that answered, and "paths" how each one ended. Without an instance
+argument, or with "-", the instance is read from standard input.
 
 The status is "optimal" only when the solver proved optimality within --gap; "feasible"
 is a solution without that proof (for example at the time limit); "time_limit" means the

@@ -90,13 +90,7 @@ func (s *search) pickSplit(seq []int, ms *machineSet, lb *loads, x []float64) (i
 	if ms != nil {
 		forced = ms.forced
 	}
-	betaMax := r.betaMax
-	if lb != nil && lb.max != nil {
-		betaMax = make([]float64, r.m)
-		for i := range betaMax {
-			betaMax[i] = math.Min(r.betaMax[i], lb.max[i])
-		}
-	}
+	betaMax := r.nodeBetaMax(lb)
 	p := len(seq)
 	nt := p + 1
 	_, kCol, _ := r.suffixColumns(seq, forced, betaMax, 2*p+nt+1+r.m)

@@ -185,6 +185,19 @@ type nodeLP struct {
 	spare    int
 }
 
+// nodeBetaMax returns the load bounds of a node with load bounds lb: the search's β̄_i,
+// which tighten as the target falls, or lb's where smaller (both hold).
+func (r *relax) nodeBetaMax(lb *loads) []float64 {
+	if lb == nil || lb.max == nil {
+		return r.betaMax
+	}
+	out := make([]float64, r.m)
+	for i := range out {
+		out[i] = math.Min(r.betaMax[i], lb.max[i])
+	}
+	return out
+}
+
 // suffixColumns lays out the suffix columns of a node LP from column nv on: s_i, the
 // first-message start of each unserved forced machine, and k_i, the number of suffix
 // messages to M_i, for the machines whose load may exceed kColRatio·ρ_i. It returns
@@ -256,14 +269,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 	if ms != nil {
 		forced, alphaMin = ms.forced, ms.alphaMin
 	}
-	betaMax := r.betaMax
-	if lb != nil && lb.max != nil {
-		// The search's β̄_i tightens as the target falls; both bounds hold.
-		betaMax = make([]float64, r.m)
-		for i := range betaMax {
-			betaMax[i] = math.Min(r.betaMax[i], lb.max[i])
-		}
-	}
+	betaMax := r.nodeBetaMax(lb)
 	in, n := r.in, r.n
 	p := len(seq)
 	suffix := p < n

@@ -719,8 +719,10 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		it := item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: k.lb}
-		// A min-time node picks its split again after its load bounds (tighten).
-		it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, k.lb, k.x)
+		if !s.needsTighten(it) {
+			// A node due for its load bounds picks its split after them (tighten).
+			it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, k.lb, k.x)
+		}
 		push(it)
 	}
 	return improved, nil
