@@ -64,6 +64,7 @@ func TestAnalyseSeed(t *testing.T) {
 	for _, v := range []struct{ tighten, linkTail, counts bool }{{false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}, {true, true, true}} {
 		s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{Feasible: true, Objective: objective, T: objective},
 			opt: Options{Gap: 0.002, NoLinkTail: !v.linkTail}, tails: &tailStore{}}
+		s.rx.noUseRows = os.Getenv("DLTBB_NOUSE") == "1"
 		s.retarget()
 		var cuts [][]int
 		var lb *loads

@@ -55,7 +55,7 @@ func (lb *loads) child(i int) (out *loads, ok bool) {
 	if lb.kHi[i] <= 0 {
 		return nil, false
 	}
-	out = &loads{max: lb.max, kLo: append([]int(nil), lb.kLo...), kHi: append([]int(nil), lb.kHi...)}
+	out = &loads{max: lb.max, kLo: append([]int(nil), lb.kLo...), kHi: append([]int(nil), lb.kHi...), floor: lb.floor}
 	out.kLo[i] = max(0, out.kLo[i]-1)
 	out.kHi[i]--
 	return out, true
@@ -66,7 +66,7 @@ func (lb *loads) child(i int) (out *loads, ok bool) {
 func (lb *loads) withCount(i, lo, hi, rem int, m int) *loads {
 	out := &loads{kLo: make([]int, m), kHi: make([]int, m)}
 	if lb != nil {
-		out.max = lb.max
+		out.max, out.floor = lb.max, lb.floor
 	}
 	for k := range m {
 		out.kLo[k], out.kHi[k] = lb.countRange(k)
@@ -119,7 +119,7 @@ func (s *search) split(it item) []item {
 	var out []item
 	gained := true
 	for _, side := range [2][2]int{{0, int(math.Floor(k))}, {int(math.Ceil(k)), rem}} {
-		lb := it.lb.withCount(i, side[0], side[1], rem, s.rx.m)
+		lb := it.lb.withFloor(it.bound).withCount(i, side[0], side[1], rem, s.rx.m)
 		x, b, cuts, ok, lps, err := s.solveCounted(it.seq, it.cuts, it.ms, lb)
 		s.res.LPs += lps
 		child := item{seq: it.seq, bound: it.bound, cuts: it.cuts, ms: it.ms, lb: lb, tight: true, splits: it.splits + 1}

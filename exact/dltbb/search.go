@@ -45,6 +45,9 @@ type Options struct {
 	NoExcessCut bool
 	// NoCountSplit leaves out the count branching of counts.go (for comparison).
 	NoCountSplit bool
+	// NoUseRows leaves out the used-machine rows of the node LPs (relax.useRows, for
+	// comparison).
+	NoUseRows bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
 	// for benchmarks, which a time limit on a shared machine is not.
@@ -95,6 +98,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 	}
 	rx := newRelax(in)
 	rx.noExcessCut = opt.NoExcessCut
+	rx.noUseRows = opt.NoUseRows
 	s := &search{in: in, solver: solver, rx: rx, res: &Result{Objective: math.Inf(1), T: math.Inf(1), E: math.Inf(1), Bound: rx.lowerBound()},
 		opt: opt, failedBound: math.Inf(1), tails: &tailStore{}}
 	if rx.energy != nil {
@@ -227,6 +231,11 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 					tails, added = append(tails, more...), true
 				}
 			}
+		}
+		if !added && round < maxCutRounds && s.rx.raisesFloor(seq, lb, bound) {
+			// The root's used-machine rows hold with its own bound as their floor:
+			// solve again with it (a higher floor tightens them).
+			lb, added = lb.withFloor(bound), true
 		}
 		if !added {
 			if link {
@@ -680,6 +689,7 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			s.res.Pruned++ // the node's count range leaves M_i no message
 			continue
 		}
+		lb = lb.withFloor(top.bound) // the parent's bound holds in the child
 		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb})
 	}
 	s.evaluate(kids, top.cuts)

@@ -11,7 +11,7 @@ package dltbb
 //	DLTBB_SEEDS=1,2,3 DLTBB_CPU=120 go test -tags dltbbseeds -run Seeds -v ./exact/dltbb
 //
 // (DLTBB_THREADS, DLTBB_PLAIN=1 for Options.NoTighten, DLTBB_NOLINKTAIL=1 for
-// Options.NoLinkTail, DLTBB_NOSPLIT=1 for Options.NoCountSplit, DLTBB_ENERGY_T for min-energy at that fixed length, DLTBB_MAXNODES for Options.MaxNodes, DLTBB_M, DLTBB_GAP). It prints
+// Options.NoLinkTail, DLTBB_NOSPLIT=1 for Options.NoCountSplit, DLTBB_NOUSE=1 for Options.NoUseRows, DLTBB_ENERGY_T for min-energy at that fixed length, DLTBB_MAXNODES for Options.MaxNodes, DLTBB_M, DLTBB_GAP). It prints
 // one line per seed: status, objective (T, or E for min-energy), bound, gap, nodes, LPs, CPU and wall seconds.
 
 import (
@@ -53,7 +53,7 @@ func TestSeeds(t *testing.T) {
 		c0, t0 := cpuSeconds(), time.Now()
 		ctx, cancel := cpuBudget(budget)
 		res, err := Solve(ctx, in, solver, Options{Gap: gap, Starts: starts, Threads: envInt("DLTBB_THREADS", 1), NoTighten: os.Getenv("DLTBB_PLAIN") == "1",
-			NoLinkTail: os.Getenv("DLTBB_NOLINKTAIL") == "1", NoCountSplit: os.Getenv("DLTBB_NOSPLIT") == "1", MaxNodes: envInt("DLTBB_MAXNODES", 0)})
+			NoLinkTail: os.Getenv("DLTBB_NOLINKTAIL") == "1", NoCountSplit: os.Getenv("DLTBB_NOSPLIT") == "1", NoUseRows: os.Getenv("DLTBB_NOUSE") == "1", MaxNodes: envInt("DLTBB_MAXNODES", 0)})
 		cancel()
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,31 @@ type loads struct {
 	// kLo[i] <= k_i <= kHi[i] for the number k_i of suffix messages to M_i (count
 	// branching, counts.go); both nil for no range.
 	kLo, kHi []int
+	// floor is a lower bound on T in every completion of the node shorter than the
+	// target (its parent's bound, or its own), 0 for none: the floor of the
+	// used-machine rows (see useRows).
+	floor float64
+}
+
+// withFloor returns lb with its floor raised to t (lb itself when that changes
+// nothing). lb may be nil; loads are never written in place.
+func (lb *loads) withFloor(t float64) *loads {
+	if lb != nil && lb.floor >= t {
+		return lb
+	}
+	out := &loads{floor: t}
+	if lb != nil {
+		out.max, out.kLo, out.kHi = lb.max, lb.kLo, lb.kHi
+	}
+	return out
+}
+
+// floorOf returns lb's floor, 0 for nil.
+func (lb *loads) floorOf() float64 {
+	if lb == nil {
+		return 0
+	}
+	return lb.floor
 }
 
 // tightenLoads returns bounds on the suffix loads of the node with prefix seq, those
@@ -50,7 +75,7 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 				out.max[i] = math.Min(out.max[i], lb.max[i])
 			}
 		}
-		out.kLo, out.kHi = lb.kLo, lb.kHi // never written in place
+		out.kLo, out.kHi, out.floor = lb.kLo, lb.kHi, lb.floor // never written in place
 	}
 	target := s.target()
 	if r.energy != nil || len(seq) >= r.n || math.IsInf(target, 1) {
@@ -104,7 +129,7 @@ const loadSlack = 1e-6
 // bounds. It returns the node with its own bounds, its new bound (never below the old
 // one) and cuts, or pruned when no completion can be shorter than the target.
 func (s *search) tighten(it item) (out item, pruned bool) {
-	lb, lps, ok := s.tightenLoads(it.seq, it.cuts, it.ms, it.lb)
+	lb, lps, ok := s.tightenLoads(it.seq, it.cuts, it.ms, it.lb.withFloor(it.bound))
 	s.res.LPs += lps
 	if !ok {
 		return it, true

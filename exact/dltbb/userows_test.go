@@ -1,0 +1,100 @@
+package dltbb
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	dm "github.com/schedopt/schedopt/domain/dltmulti"
+)
+
+// spread returns random tiny §6.4 instances with more machines than messages (m = n+1
+// or n+2, n = 2 or 3), where the choice of machines is what the used-machine rows
+// bound.
+func spread(t *testing.T, count int, seed uint64) []*dm.Instance {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, 27))
+	var out []*dm.Instance
+	for k := range count {
+		n := 2 + k%2
+		m := n + 1 + (k/2)%2
+		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 8000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k%5 == 4 {
+			in.Machines[1] = in.Machines[0] // identical machines
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// TestUseRowsHoldInEveryCompletion walks every prefix of random tiny instances, most
+// with more machines than messages, at a target just above the optimum and at a looser
+// one. At every node with a completion below the target it solves the node LP with the
+// used-machine rows' floor at the shortest completion (the highest floor that holds)
+// and checks that the bound stays below that completion. It also checks that the
+// check can fail: with the floor 3 % above the shortest completion some bound must
+// exceed it, and the rows must raise some bounds.
+func TestUseRowsHoldInEveryCompletion(t *testing.T) {
+	raised, wrong, nodes := 0, 0, 0
+	for k, in := range append(spread(t, 24, 51), tiny(t, 8, 52)...) {
+		opt := completions(t, in, nil)
+		if math.IsInf(opt, 1) {
+			t.Fatalf("instance %d: no feasible sequence", k)
+		}
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}}
+			without := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}, opt: Options{NoUseRows: true}}
+			without.rx.noUseRows = true
+			with.rx.setTarget(target)
+			without.rx.setTarget(target)
+			var walk func(prefix []int)
+			walk = func(prefix []int) {
+				if len(prefix) == in.N {
+					return
+				}
+				best := completions(t, in, prefix)
+				if best >= target {
+					return
+				}
+				_, b, _, ok, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best))
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				if !ok {
+					t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
+				}
+				if b > best*(1+1e-7)+1e-7 {
+					t.Fatalf("instance %d prefix %v (target %g, floor %g): bound %g above the best completion", k, prefix, target, best, b)
+				}
+				nodes++
+				if _, b0, _, ok0, _, err := without.solveCounted(prefix, nil, nil, nil); err == nil && ok0 && b > b0*(1+1e-4) {
+					raised++
+				}
+				if _, bw, _, okw, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best*1.03)); err == nil && (!okw || bw > best*(1+1e-6)) {
+					wrong++
+				}
+				for i := range in.M() {
+					walk(append(append([]int(nil), prefix...), i))
+				}
+			}
+			walk(nil)
+		}
+	}
+	t.Logf("%d nodes with a completion below the target: %d bounds raised by the rows, %d wrong with the floor 3 %% too high", nodes, raised, wrong)
+	if raised == 0 {
+		t.Fatal("no node bound was raised: the test checks nothing")
+	}
+	if wrong == 0 {
+		t.Fatal("a floor 3 % too high gave no wrong bound: the check cannot fail")
+	}
+}
+
+// TestSolveWithAndWithoutUseRowsAgree solves random tiny instances, most with more
+// machines than messages, with and without the used-machine rows: the same optimum,
+// within the gap, as the enumeration.
+func TestSolveWithAndWithoutUseRowsAgree(t *testing.T) {
+	agreeWithEnumeration(t, append(spread(t, 18, 53), chunky(t, 8, 54)...), map[string]Options{"use rows": {}, "no use rows": {NoUseRows: true}})
+}
