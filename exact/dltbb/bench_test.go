@@ -78,14 +78,19 @@ func genInstance(tb testing.TB, m int, seed uint64) (*dm.Instance, [][]int) {
 // on two threads (the parallel tree search): their ns/op against V's is the speed-up
 // on the machine, cpu-s/op the CPU they took, and their nodes and LPs differ from run
 // to run.
-func benchSeed(b *testing.B, seed uint64, maxNodes int) {
-	in, starts := genInstance(b, 10, seed)
+func benchSeed(b *testing.B, seed uint64, maxNodes int) { benchCase(b, 10, seed, 0.002, maxNodes) }
+
+// benchCase is benchSeed for the generator's instance with m machines, solved to gap.
+// Its one-thread variants also include "nouse" (the default search without the
+// used-machine rows, relax.useRows).
+func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
+	in, starts := genInstance(b, m, seed)
 	run := func(b *testing.B, threads int, opt Options) {
 		var res *Result
 		c0 := cpuSeconds()
 		for range b.N {
 			var err error
-			opt.Gap, opt.Starts, opt.Threads, opt.MaxNodes = 0.002, starts, threads, maxNodes
+			opt.Gap, opt.Starts, opt.Threads, opt.MaxNodes = gap, starts, threads, maxNodes
 			res, err = Solve(context.Background(), in, certifiedSimplex, opt)
 			if err != nil {
 				b.Fatal(err)
@@ -105,7 +110,10 @@ func benchSeed(b *testing.B, seed uint64, maxNodes int) {
 		{"tighten", Options{NoCountSplit: true, NoLinkTail: true}},
 		{"plain", Options{NoCountSplit: true, NoLinkTail: true, NoTighten: true}},
 	}
-	for _, v := range variants {
+	for _, v := range append(variants[:1:1], append([]struct {
+		name string
+		opt  Options
+	}{{"nouse", Options{NoUseRows: true}}}, variants[1:]...)...) {
 		b.Run(v.name, func(b *testing.B) { run(b, 1, v.opt) })
 	}
 	b.Run("threads=2", func(b *testing.B) {
@@ -136,3 +144,10 @@ func BenchmarkSeed10(b *testing.B) { benchSeed(b, 10, 0) }
 func BenchmarkSeed20(b *testing.B) { benchSeed(b, 20, 400) }
 func BenchmarkSeed23(b *testing.B) { benchSeed(b, 23, 400) }
 func BenchmarkSeed24(b *testing.B) { benchSeed(b, 24, 400) }
+
+// BenchmarkSeedM15S2 to BenchmarkSeedM20S2: beyond the thesis, more machines than
+// messages (m = 15 and 20, n = 12), to 1 %, 300 nodes each; "nouse" against "counts"
+// shows what the used-machine rows do.
+func BenchmarkSeedM15S2(b *testing.B) { benchCase(b, 15, 2, 0.01, 300) }
+func BenchmarkSeedM15S4(b *testing.B) { benchCase(b, 15, 4, 0.01, 300) }
+func BenchmarkSeedM20S2(b *testing.B) { benchCase(b, 20, 2, 0.01, 300) }
