@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"math/rand/v2"
 	"sync/atomic"
 	"testing"
 
@@ -23,24 +22,10 @@ func refLP(p *LP) ([]float64, float64, error) {
 
 // tiny returns random §6.4 instances small enough to enumerate.
 func tiny(t *testing.T, count int, seed uint64) []*dm.Instance {
-	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 14))
-	var out []*dm.Instance
-	for k := range count {
-		m, n := 2+k%3, 2+k%3
-		if m == 4 {
-			n = 3
-		}
-		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 5000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k%4 == 3 {
-			in.Machines[1] = in.Machines[0] // identical machines: the symmetry rule
-		}
-		out = append(out, in)
-	}
-	return out
+	return generated(t, count, seed, 14, 5000, 4, func(k int) (m, n int) {
+		m = 2 + k%3
+		return m, min(m, 3)
+	})
 }
 
 // eachCompletion calls do with every full sequence that starts with prefix and has a

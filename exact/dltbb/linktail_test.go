@@ -14,21 +14,31 @@ import (
 // than machines (so that a machine can take several chunks, which the link-and-tail
 // cuts must allow) and loads up to several times a machine's ρ.
 func chunky(t *testing.T, count int, seed uint64) []*dm.Instance {
+	return generated(t, count, seed, 26, 15000, 5, func(k int) (m, n int) {
+		m, n = 2+k%2, 3+k%2+k%3
+		if m == 3 {
+			n = min(n, 5)
+		}
+		return m, n
+	})
+}
+
+// generated returns count random §6.4 instances of the sizes size gives (instance k:
+// m machines, n messages), V uniform in [500, 500 + vSpan] MB (drawn from the stream
+// stream of seed), every identEvery-th one with M_1 a copy of M_0 (identical
+// machines: the symmetry rule).
+func generated(t *testing.T, count int, seed, stream uint64, vSpan float64, identEvery int, size func(k int) (m, n int)) []*dm.Instance {
 	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 26))
+	r := rand.New(rand.NewPCG(seed, stream))
 	var out []*dm.Instance
 	for k := range count {
-		m := 2 + k%2
-		n := m + 1 + k%3
-		if m == 3 && n > 5 {
-			n = 5
-		}
-		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 15000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
+		m, n := size(k)
+		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + vSpan*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if k%5 == 4 {
-			in.Machines[1] = in.Machines[0] // identical machines
+		if k%identEvery == identEvery-1 {
+			in.Machines[1] = in.Machines[0]
 		}
 		out = append(out, in)
 	}

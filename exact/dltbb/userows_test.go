@@ -2,7 +2,6 @@ package dltbb
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
@@ -12,22 +11,10 @@ import (
 // or n+2, n = 2 or 3), where the choice of machines is what the used-machine rows
 // bound.
 func spread(t *testing.T, count int, seed uint64) []*dm.Instance {
-	t.Helper()
-	r := rand.New(rand.NewPCG(seed, 27))
-	var out []*dm.Instance
-	for k := range count {
-		n := 2 + k%2
-		m := n + 1 + (k/2)%2
-		in, err := dm.Generate(dm.GenConfig{M: m, N: n, V: 500 + 8000*r.Float64(), P0N: 100, Seed: seed*1000 + uint64(k)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if k%5 == 4 {
-			in.Machines[1] = in.Machines[0] // identical machines
-		}
-		out = append(out, in)
-	}
-	return out
+	return generated(t, count, seed, 27, 8000, 5, func(k int) (m, n int) {
+		n = 2 + k%2
+		return n + 1 + (k/2)%2, n
+	})
 }
 
 // TestUseRowsHoldInEveryCompletion walks every prefix of random tiny instances, most
