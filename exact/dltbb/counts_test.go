@@ -42,60 +42,53 @@ func suffixCounts(m int, suffix []int) []int {
 // machine (k_i <= c_i, or k_i >= c_i). The ranges must raise some bounds.
 func TestCountRangesHoldInEveryCompletion(t *testing.T) {
 	raised, checked := 0, 0
-	for k, in := range append(chunky(t, 24, 41), tiny(t, 12, 42)...) {
-		opt := completions(t, in, nil)
-		if math.IsInf(opt, 1) {
-			t.Fatalf("instance %d: no feasible sequence", k)
-		}
-		for _, target := range []float64{opt * 1.001, opt * 1.05} {
-			s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}}
-			s.rx.setTarget(target)
-			var walk func(prefix []int)
-			walk = func(prefix []int) {
-				if len(prefix) == in.N {
-					return
+	atTargets(t, append(chunky(t, 24, 41), tiny(t, 12, 42)...), func(k int, in *dm.Instance, target float64) {
+		s := searchAt(in, target, Options{})
+		var walk func(prefix []int)
+		walk = func(prefix []int) {
+			if len(prefix) == in.N {
+				return
+			}
+			rem := in.N - len(prefix)
+			_, b0, _, ok0, err := s.solve(prefix, nil, nil)
+			if err != nil {
+				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+			}
+			for key, best := range completionsByCounts(t, in, prefix) {
+				if best >= target {
+					continue
 				}
-				rem := in.N - len(prefix)
-				_, b0, _, ok0, err := s.solve(prefix, nil, nil)
-				if err != nil {
-					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				c := parseCounts(key)
+				exact := &loads{kLo: c, kHi: c}
+				ranges := []*loads{exact}
+				for i := range in.M() {
+					ranges = append(ranges, (*loads)(nil).withCount(i, 0, c[i], rem, in.M()), (*loads)(nil).withCount(i, c[i], rem, rem, in.M()))
 				}
-				for key, best := range completionsByCounts(t, in, prefix) {
-					if best >= target {
-						continue
+				for r, lb := range ranges {
+					_, b, _, ok, _, err := s.solveCounted(prefix, nil, nil, lb)
+					if err != nil {
+						t.Fatalf("instance %d prefix %v counts %v: %v", k, prefix, c, err)
 					}
-					c := parseCounts(key)
-					exact := &loads{kLo: c, kHi: c}
-					ranges := []*loads{exact}
-					for i := range in.M() {
-						ranges = append(ranges, (*loads)(nil).withCount(i, 0, c[i], rem, in.M()), (*loads)(nil).withCount(i, c[i], rem, rem, in.M()))
+					if !ok {
+						t.Fatalf("instance %d prefix %v counts %v (range %d, target %g): LP infeasible, a completion has T = %g", k, prefix, c, r, target, best)
 					}
-					for r, lb := range ranges {
-						_, b, _, ok, _, err := s.solveCounted(prefix, nil, nil, lb)
-						if err != nil {
-							t.Fatalf("instance %d prefix %v counts %v: %v", k, prefix, c, err)
-						}
-						if !ok {
-							t.Fatalf("instance %d prefix %v counts %v (range %d, target %g): LP infeasible, a completion has T = %g", k, prefix, c, r, target, best)
-						}
-						if b > best*(1+1e-7)+1e-7 {
-							t.Fatalf("instance %d prefix %v counts %v (range %d, target %g): bound %g above the best completion %g", k, prefix, c, r, target, b, best)
-						}
-						checked++
-						if r == 0 && ok0 && b > b0*(1+1e-4) {
-							raised++
-						}
+					if b > best*(1+1e-7)+1e-7 {
+						t.Fatalf("instance %d prefix %v counts %v (range %d, target %g): bound %g above the best completion %g", k, prefix, c, r, target, b, best)
 					}
-				}
-				if ok0 {
-					for i := range in.M() {
-						walk(append(append([]int(nil), prefix...), i))
+					checked++
+					if r == 0 && ok0 && b > b0*(1+1e-4) {
+						raised++
 					}
 				}
 			}
-			walk(nil)
+			if ok0 {
+				for i := range in.M() {
+					walk(append(append([]int(nil), prefix...), i))
+				}
+			}
 		}
-	}
+		walk(nil)
+	})
 	t.Logf("%d count-range LPs checked; exact counts raised %d node bounds", checked, raised)
 	if raised == 0 {
 		t.Fatal("no node bound was raised by count ranges: the test checks nothing")

@@ -28,6 +28,30 @@ func tiny(t *testing.T, count int, seed uint64) []*dm.Instance {
 	})
 }
 
+// atTargets calls do for each instance at two targets: just above its optimum (by
+// the enumeration), where the forced machines and load bounds are as tight as they
+// get, and 5 % above it.
+func atTargets(t *testing.T, instances []*dm.Instance, do func(k int, in *dm.Instance, target float64)) {
+	t.Helper()
+	for k, in := range instances {
+		opt := completions(t, in, nil)
+		if math.IsInf(opt, 1) {
+			t.Fatalf("instance %d: no feasible sequence", k)
+		}
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			do(k, in, target)
+		}
+	}
+}
+
+// searchAt returns a search over in for solving node LPs alone (certified simplex,
+// no incumbent) with the relaxation of opt tightened to target.
+func searchAt(in *dm.Instance, target float64, opt Options) *search {
+	s := &search{in: in, solver: certifiedSimplex, rx: opt.relax(in), res: &Result{T: math.Inf(1)}, opt: opt, tails: &tailStore{}}
+	s.rx.setTarget(target)
+	return s
+}
+
 // eachCompletion calls do with every full sequence that starts with prefix and has a
 // schedule (the fixed-sequence LP of exact/dltseq, accepted by the evaluator), and
 // that schedule's length.

@@ -2,7 +2,6 @@ package dltbb
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -52,49 +51,39 @@ func generated(t *testing.T, count int, seed, stream uint64, vSpan float64, iden
 // the target is declared infeasible, and that the cuts did raise some bounds.
 func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 	raised, nodes := 0, 0
-	instances := append(tiny(t, 20, 26), chunky(t, 24, 27)...)
-	for k, in := range instances {
-		opt := completions(t, in, nil)
-		if math.IsInf(opt, 1) {
-			t.Fatalf("instance %d: no feasible sequence", k)
-		}
-		for _, target := range []float64{opt * 1.001, opt * 1.05} {
-			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}}
-			without := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, opt: Options{NoLinkTail: true}}
-			with.rx.setTarget(target)
-			without.rx.setTarget(target)
-			var walk func(prefix []int, cuts [][]int)
-			walk = func(prefix []int, cuts [][]int) {
-				best := completions(t, in, prefix)
-				_, b, c, ok, err := with.solve(prefix, cuts, nil)
-				if err != nil {
-					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+	atTargets(t, append(tiny(t, 20, 26), chunky(t, 24, 27)...), func(k int, in *dm.Instance, target float64) {
+		with, without := searchAt(in, target, Options{}), searchAt(in, target, Options{NoLinkTail: true})
+		var walk func(prefix []int, cuts [][]int)
+		walk = func(prefix []int, cuts [][]int) {
+			best := completions(t, in, prefix)
+			_, b, c, ok, err := with.solve(prefix, cuts, nil)
+			if err != nil {
+				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+			}
+			_, b0, _, ok0, err := without.solve(prefix, cuts, nil)
+			if err != nil {
+				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+			}
+			if best < target {
+				if !ok {
+					t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
 				}
-				_, b0, _, ok0, err := without.solve(prefix, cuts, nil)
-				if err != nil {
-					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				if b > best*(1+1e-7)+1e-7 {
+					t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
 				}
-				if best < target {
-					if !ok {
-						t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
-					}
-					if b > best*(1+1e-7)+1e-7 {
-						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
-					}
-					nodes++
-					if ok0 && b > b0*(1+1e-4) {
-						raised++
-					}
-				}
-				if len(prefix) < in.N && ok {
-					for i := range in.M() {
-						walk(append(append([]int(nil), prefix...), i), c)
-					}
+				nodes++
+				if ok0 && b > b0*(1+1e-4) {
+					raised++
 				}
 			}
-			walk(nil, nil)
+			if len(prefix) < in.N && ok {
+				for i := range in.M() {
+					walk(append(append([]int(nil), prefix...), i), c)
+				}
+			}
 		}
-	}
+		walk(nil, nil)
+	})
 	t.Logf("%d of %d nodes with a completion below the target: bound raised by the cuts", raised, nodes)
 	if raised == 0 {
 		t.Fatal("no node bound was raised: the test checks nothing")

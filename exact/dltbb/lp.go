@@ -291,7 +291,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		sCol, kCol, nv = r.suffixColumns(seq, forced, betaMax, nv)
 	}
 	// The used-machine rows (useRows).
-	floor := math.Max(r.lbT, lb.floorOf())
+	floor := r.floor(lb)
 	use := r.useRows(seq, sCol, betaMax, ms, lb, floor)
 	// useCount is the second count row: k_i, or the used-machine row's lower bound on
 	// y_i in place of β_i/β̄_i (its T coefficient −useT, its constant in useRHS).
@@ -595,8 +595,18 @@ func (r *relax) raisesFloor(seq []int, lb *loads, bound float64) bool {
 	if r.energy != nil || r.noUseRows || len(seq) > 0 {
 		return false
 	}
-	floor := math.Max(r.lbT, lb.floorOf())
+	floor := r.floor(lb)
 	return bound > floor+floorStep*math.Abs(floor) && bound < r.target
+}
+
+// floor returns the floor of the used-machine rows of a node with loads lb: lb's
+// floor, or the capacity bound where higher.
+func (r *relax) floor(lb *loads) float64 {
+	var f float64
+	if lb != nil {
+		f = lb.floor
+	}
+	return math.Max(r.lbT, f)
 }
 
 // columnBounds returns the upper bounds of a node LP's columns (LP.U) for the

@@ -96,9 +96,7 @@ func Solve(ctx context.Context, in *dm.Instance, solver LPSolver, opt Options) (
 	if err := in.Validate(); err != nil {
 		return nil, fmt.Errorf("dltbb: %w", err)
 	}
-	rx := newRelax(in)
-	rx.noExcessCut = opt.NoExcessCut
-	rx.noUseRows = opt.NoUseRows
+	rx := opt.relax(in)
 	s := &search{in: in, solver: solver, rx: rx, res: &Result{Objective: math.Inf(1), T: math.Inf(1), E: math.Inf(1), Bound: rx.lowerBound()},
 		opt: opt, failedBound: math.Inf(1), tails: &tailStore{}}
 	if rx.energy != nil {
@@ -161,6 +159,14 @@ func (s *search) target() float64 {
 		return math.Inf(1)
 	}
 	return s.res.Objective * (1 - s.opt.Gap)
+}
+
+// relax returns the relaxation of in with the switches of opt that it reads.
+func (opt Options) relax(in *dm.Instance) *relax {
+	rx := newRelax(in)
+	rx.noExcessCut = opt.NoExcessCut
+	rx.noUseRows = opt.NoUseRows
+	return rx
 }
 
 // lpBoundSlack is the relative amount taken off every node LP's optimum before it is

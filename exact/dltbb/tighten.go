@@ -33,14 +33,6 @@ func (lb *loads) withFloor(t float64) *loads {
 	return out
 }
 
-// floorOf returns lb's floor, 0 for nil.
-func (lb *loads) floorOf() float64 {
-	if lb == nil {
-		return 0
-	}
-	return lb.floor
-}
-
 // tightenLoads returns bounds on the suffix loads of the node with prefix seq, those
 // of lb (the parent's; nil for none) tightened by optimisation-based bound
 // tightening: for each machine M_i, the largest β_i of the node LP with the row

@@ -1,7 +1,6 @@
 package dltbb
 
 import (
-	"math"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
@@ -26,50 +25,40 @@ func spread(t *testing.T, count int, seed uint64) []*dm.Instance {
 // exceed it, and the rows must raise some bounds.
 func TestUseRowsHoldInEveryCompletion(t *testing.T) {
 	raised, wrong, nodes := 0, 0, 0
-	for k, in := range append(spread(t, 24, 51), tiny(t, 8, 52)...) {
-		opt := completions(t, in, nil)
-		if math.IsInf(opt, 1) {
-			t.Fatalf("instance %d: no feasible sequence", k)
-		}
-		for _, target := range []float64{opt * 1.001, opt * 1.05} {
-			with := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}}
-			without := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{T: math.Inf(1)}, tails: &tailStore{}, opt: Options{NoUseRows: true}}
-			without.rx.noUseRows = true
-			with.rx.setTarget(target)
-			without.rx.setTarget(target)
-			var walk func(prefix []int)
-			walk = func(prefix []int) {
-				if len(prefix) == in.N {
-					return
-				}
-				best := completions(t, in, prefix)
-				if best >= target {
-					return
-				}
-				_, b, _, ok, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best))
-				if err != nil {
-					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
-				}
-				if !ok {
-					t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
-				}
-				if b > best*(1+1e-7)+1e-7 {
-					t.Fatalf("instance %d prefix %v (target %g, floor %g): bound %g above the best completion", k, prefix, target, best, b)
-				}
-				nodes++
-				if _, b0, _, ok0, _, err := without.solveCounted(prefix, nil, nil, nil); err == nil && ok0 && b > b0*(1+1e-4) {
-					raised++
-				}
-				if _, bw, _, okw, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best*1.03)); err == nil && (!okw || bw > best*(1+1e-6)) {
-					wrong++
-				}
-				for i := range in.M() {
-					walk(append(append([]int(nil), prefix...), i))
-				}
+	atTargets(t, append(spread(t, 24, 51), tiny(t, 8, 52)...), func(k int, in *dm.Instance, target float64) {
+		with, without := searchAt(in, target, Options{}), searchAt(in, target, Options{NoUseRows: true})
+		var walk func(prefix []int)
+		walk = func(prefix []int) {
+			if len(prefix) == in.N {
+				return
 			}
-			walk(nil)
+			best := completions(t, in, prefix)
+			if best >= target {
+				return
+			}
+			_, b, _, ok, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best))
+			if err != nil {
+				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+			}
+			if !ok {
+				t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
+			}
+			if b > best*(1+1e-7)+1e-7 {
+				t.Fatalf("instance %d prefix %v (target %g, floor %g): bound %g above the best completion", k, prefix, target, best, b)
+			}
+			nodes++
+			if _, b0, _, ok0, _, err := without.solveCounted(prefix, nil, nil, nil); err == nil && ok0 && b > b0*(1+1e-4) {
+				raised++
+			}
+			if _, bw, _, okw, _, err := with.solveCounted(prefix, nil, nil, (*loads)(nil).withFloor(best*1.03)); err == nil && (!okw || bw > best*(1+1e-6)) {
+				wrong++
+			}
+			for i := range in.M() {
+				walk(append(append([]int(nil), prefix...), i))
+			}
 		}
-	}
+		walk(nil)
+	})
 	t.Logf("%d nodes with a completion below the target: %d bounds raised by the rows, %d wrong with the floor 3 %% too high", nodes, raised, wrong)
 	if raised == 0 {
 		t.Fatal("no node bound was raised: the test checks nothing")
