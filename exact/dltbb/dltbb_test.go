@@ -52,6 +52,19 @@ func searchAt(in *dm.Instance, target float64, opt Options) *search {
 	return s
 }
 
+// checkNodeBound fails the test when the node LP of prefix (instance k) is infeasible
+// (ok false) or bounds it above best, the length of its shortest completion, which is
+// below the target.
+func checkNodeBound(t *testing.T, k int, prefix []int, target, best, b float64, ok bool) {
+	t.Helper()
+	if !ok {
+		t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
+	}
+	if b > best*(1+1e-7)+1e-7 {
+		t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
+	}
+}
+
 // eachCompletion calls do with every full sequence that starts with prefix and has a
 // schedule (the fixed-sequence LP of exact/dltseq, accepted by the evaluator), and
 // that schedule's length.
@@ -109,12 +122,7 @@ func TestNodeBoundIsBelowEveryCompletion(t *testing.T) {
 					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 				}
 				if best < target {
-					if !ok {
-						t.Fatalf("instance %d prefix %v: LP infeasible, a completion has T = %g", k, prefix, best)
-					}
-					if b > best*(1+1e-7)+1e-7 {
-						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
-					}
+					checkNodeBound(t, k, prefix, target, best, b, ok)
 				}
 				if len(prefix) < in.N && ok {
 					for i := range in.M() {

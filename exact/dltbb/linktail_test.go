@@ -65,12 +65,7 @@ func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 				t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 			}
 			if best < target {
-				if !ok {
-					t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
-				}
-				if b > best*(1+1e-7)+1e-7 {
-					t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
-				}
+				checkNodeBound(t, k, prefix, target, best, b, ok)
 				nodes++
 				if ok0 && b > b0*(1+1e-4) {
 					raised++

@@ -68,12 +68,7 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 				}
 				if best < target {
-					if !feasible {
-						t.Fatalf("instance %d prefix %v (target %g): LP infeasible, a completion has T = %g", k, prefix, target, best)
-					}
-					if b > best*(1+1e-7)+1e-7 {
-						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
-					}
+					checkNodeBound(t, k, prefix, target, best, b, feasible)
 				}
 				if len(prefix)+1 < in.N && feasible {
 					for i := range in.M() {
