@@ -21,6 +21,10 @@ type LP struct {
 	// min-time node it includes T <= target: only schedules shorter than the target
 	// still matter, and a bound of the LP restricted to them decides the pruning.
 	U []float64
+
+	// warm, set by the search on the cut rounds of one node, lets SimplexDual start
+	// from the previous round's tableau (warm.go); other solvers ignore it.
+	warm *warmStart
 }
 
 // LPSolver solves an LP and returns an optimal x and the objective. It returns an

@@ -208,9 +208,11 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		tails = s.tails.get(seq[:len(seq)-1]) // the parent's binding cuts
 	}
 	sepTails, prev := link, math.Inf(-1)
+	warm := &warmStart{}
 	for round := 0; ; round++ {
 		nl := s.rx.buildWith(seq, cuts, ms, lb)
 		s.rx.addTails(nl, seq, tails)
+		nl.lp.warm = warm
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)

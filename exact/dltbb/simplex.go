@@ -30,13 +30,16 @@ const (
 	blandAfter = 30
 )
 
-// Simplex is an LPSolver: a dense two-phase primal simplex that keeps the reduced
-// costs in the tableau and prices by Dantzig's rule (largest decrease per unit),
-// falling back to Bland's rule after a run of degenerate pivots. The node LPs have a
-// few dozen rows and columns; it is several times faster on them than a simplex that
-// recomputes the prices and always uses Bland's rule. The returned point is re-checked
-// against every original row; when that fails (or the pivoting does), the program is
-// solved again after equilibrating its rows and columns.
+// Simplex is an LPSolver: a dense tableau simplex that keeps the reduced costs in the
+// tableau and prices by Dantzig's rule (largest decrease per unit), falling back to
+// Bland's rule after a run of degenerate pivots. The node LPs have a few dozen rows
+// and columns; it is several times faster on them than a simplex that recomputes the
+// prices and always uses Bland's rule. A program with no negative cost starts with
+// the dual simplex from the slack basis, others with the two-phase primal simplex;
+// the cut rounds of a node start from the previous round's tableau (SimplexDual).
+// The returned point is re-checked against every original row; when that fails (or
+// the pivoting does), the program is solved again after equilibrating its rows and
+// columns.
 func Simplex(p *LP) ([]float64, float64, error) {
 	s, err := SimplexDual(p)
 	return s.X, s.Obj, err
@@ -57,13 +60,35 @@ type LPSolution struct {
 // SimplexDual is Simplex that also returns the row multipliers of its final basis
 // (or, for an infeasible program, of its phase one), so that the caller can check
 // the claim with DualBound or InfeasibilityProof instead of trusting the pivoting.
+//
+// It tries three starts in turn, and takes the first answer that passes the row
+// check and, for a boxed program, whose multipliers certify its objective:
+//  1. a later cut round of the same node (p carries the warm start the search set,
+//     see warm.go): the previous round's tableau, extended by the new rows;
+//  2. with no negative cost (min-time): the dual simplex from the slack basis, which
+//     needs no phase one (dualStart);
+//  3. the two-phase primal simplex, and after it the equilibrated program.
 func SimplexDual(p *LP) (LPSolution, error) {
-	s, err := simplex(p)
-	if err == nil {
-		if err = checkRows(p, s.X); err == nil {
-			if !boxed(p) || certifies(p, s) {
+	if w := p.warm; w != nil {
+		last := w.last
+		w.last = nil
+		if last != nil && last.extend(p) {
+			if s := last.solution(); keep(p, last, s) {
 				return s, nil
 			}
+		}
+	}
+	if t, ok := dualStart(p); ok {
+		if s := t.solution(); keep(p, t, s) {
+			return s, nil
+		}
+	}
+	s, t, err := simplexTableau(p)
+	if err == nil {
+		if keep(p, t, s) {
+			return s, nil
+		}
+		if checkRows(p, s.X) == nil {
 			// A feasible vertex whose multipliers do not certify it: their
 			// round-off exceeds the tolerance (about 3 % of the min-time node LPs
 			// of generator seed 2), or the tableau lost accuracy on the way and
@@ -72,8 +97,8 @@ func SimplexDual(p *LP) (LPSolution, error) {
 			// certifies most of them (403 of 431 on seed 2's first 300 nodes,
 			// which went to HiGHS before) and finds the optimum: a lower feasible
 			// point, or one that certifies, is the better answer.
-			if t, err := scaledSimplex(p); err == nil && (t.Obj < s.Obj || certifies(p, t)) {
-				return t, nil
+			if u, err := scaledSimplex(p); err == nil && (u.Obj < s.Obj || certifies(p, u)) {
+				return u, nil
 			}
 			return s, nil
 		}
@@ -81,6 +106,19 @@ func SimplexDual(p *LP) (LPSolution, error) {
 	// A second opinion on an infeasibility claim as on any failure: a wrong claim
 	// would prune a subtree.
 	return scaledSimplex(p)
+}
+
+// keep reports whether s, read off the tableau t of p, passes the row check and,
+// when p is boxed, is certified by its multipliers. Then t is left in p's warm start
+// (if any) for the next round of the node.
+func keep(p *LP, t *tableau, s LPSolution) bool {
+	if checkRows(p, s.X) != nil || boxed(p) && !certifies(p, s) {
+		return false
+	}
+	if p.warm != nil {
+		p.warm.last = t
+	}
+	return true
 }
 
 // boxed reports whether every column of p has a finite upper bound (LP.U), without
@@ -192,6 +230,13 @@ func checkRows(p *LP, x []float64) error {
 
 // simplex solves p without scaling.
 func simplex(p *LP) (LPSolution, error) {
+	s, _, err := simplexTableau(p)
+	return s, err
+}
+
+// simplexTableau is simplex that also returns its final tableau (nil after an error),
+// from which a later round of the same node can start (warm.go).
+func simplexTableau(p *LP) (LPSolution, *tableau, error) {
 	n, mr := len(p.C), len(p.Rows)
 	nSlack := 0
 	for _, r := range p.Rel {
@@ -222,8 +267,12 @@ func simplex(p *LP) (LPSolution, error) {
 	cols := rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}
 	bScale := 1.0
 	si, ai := 0, 0
+	// One backing array, each row with room for warmRoom more columns: the cut rounds
+	// that start from this tableau add a slack column per cut (warm.go).
+	stride := width + warmRoom
+	buf := make([]float64, mr*stride)
 	for r := range mr {
-		row := make([]float64, width)
+		row := buf[r*stride : r*stride+width : (r+1)*stride]
 		copy(row, p.Rows[r])
 		b := p.B[r]
 		slack := -1
@@ -260,7 +309,7 @@ func simplex(p *LP) (LPSolution, error) {
 	}
 	// Phase one: minimise the sum of the artificials; d holds the reduced costs and,
 	// in d[rhs], minus the objective.
-	d := make([]float64, width)
+	d := make([]float64, width, stride)
 	for r := range mr {
 		if basis[r] >= art {
 			for k := range art {
@@ -274,7 +323,7 @@ func simplex(p *LP) (LPSolution, error) {
 		cost1[k] = 1
 	}
 	if err := primal(tab, basis, d, cost1, art, width); err != nil {
-		return LPSolution{}, err
+		return LPSolution{}, nil, err
 	}
 	// The phase-one objective, summed from the artificials still basic (the running
 	// value in d[rhs] carries the round-off of every pivot).
@@ -285,7 +334,7 @@ func simplex(p *LP) (LPSolution, error) {
 		}
 	}
 	if infeas > simplexFeasTol*bScale {
-		return LPSolution{Y: cols.duals(p.Rel, d, 1)}, ErrInfeasible
+		return LPSolution{Y: cols.duals(p.Rel, d, 1)}, nil, ErrInfeasible
 	}
 	// Drive zero artificials out of the basis where a structural pivot exists.
 	for r := range mr {
@@ -312,19 +361,10 @@ func simplex(p *LP) (LPSolution, error) {
 		}
 	}
 	if err := primal(tab, basis, d, p.C, art, art); err != nil {
-		return LPSolution{}, err
+		return LPSolution{}, nil, err
 	}
-	x := make([]float64, n)
-	for r := range mr {
-		if basis[r] < n {
-			x[basis[r]] = math.Max(tab[r][rhs], 0)
-		}
-	}
-	obj := 0.0
-	for k := range n {
-		obj += p.C[k] * x[k]
-	}
-	return LPSolution{X: x, Obj: obj, Y: cols.duals(p.Rel, d, 0)}, nil
+	t := &tableau{lp: p, tab: tab, basis: basis, d: d, cols: cols, art: art}
+	return t.solution(), t, nil
 }
 
 // rowCols records, per row of a tableau, its slack and artificial columns (-1 when

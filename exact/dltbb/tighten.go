@@ -73,9 +73,10 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	if r.energy != nil || len(seq) >= r.n || math.IsInf(target, 1) {
 		return out, 0, true
 	}
-	// One LP per machine, all from the same node LP (so that they can run on
-	// Options.Threads goroutines and the bounds do not depend on the order): min −β_i
-	// subject to the node's rows and T <= target.
+	// One LP per machine, all from the same node LP: min −β_i subject to the node's
+	// rows and T <= target. They differ only in the objective, so each starts from the
+	// previous one's optimal tableau (warm.go); they run in machine order on one
+	// goroutine, so that the bounds do not depend on Options.Threads.
 	nl := r.buildWith(seq, cuts, ms, out)
 	if !s.opt.NoLinkTail {
 		r.addTails(nl, seq, s.tails.get(seq)) // the node's own link-and-tail cuts
@@ -88,8 +89,10 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	}
 	obj := make([]float64, len(todo))
 	errs := make([]error, len(todo))
-	s.parallel(len(todo), func(k int) {
+	warm := &warmStart{}
+	for k := range todo {
 		lp := *nl.lp
+		lp.warm = warm
 		lp.C = make([]float64, len(nl.lp.C))
 		lp.C[nl.beta+todo[k]] = -1
 		row := make([]float64, len(lp.C))
@@ -98,7 +101,7 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 		lp.Rel = append(lp.Rel[:len(lp.Rel):len(lp.Rel)], le)
 		lp.B = append(lp.B[:len(lp.B):len(lp.B)], target)
 		_, obj[k], errs[k] = s.solver(&lp)
-	})
+	}
 	lps = len(todo)
 	for k, i := range todo {
 		switch {

