@@ -176,7 +176,7 @@ func (opt Options) relax(in *dm.Instance) *relax {
 const lpBoundSlack = 1e-4
 
 // maxCutRounds bounds the separation rounds of one node LP.
-const maxCutRounds = 8
+const maxCutRounds = 10
 
 // solve runs one node LP with the sequencing cuts inherited from the parent (those
 // whose machines are all still unserved), then separates new ones: the unserved forced

@@ -418,17 +418,19 @@ func cost(c []float64, k int) float64 {
 func primal(tab [][]float64, basis []int, d, cost []float64, limit, block int) error {
 	rhs := len(d) - 1
 	refresh := func() {
-		for k := range d {
-			v := 0.0
-			if k < len(cost) {
-				v = cost[k]
-			}
-			for r, row := range tab {
-				if b := basis[r]; b < len(cost) && cost[b] != 0 {
-					v -= cost[b] * row[k]
+		// Row by row (only the rows of basic columns with a cost: one for min T),
+		// in the same order of operations as column by column.
+		clear(d)
+		copy(d, cost)
+		for r, row := range tab {
+			if b := basis[r]; b < len(cost) && cost[b] != 0 {
+				cb := cost[b]
+				for k, v := range row {
+					if v != 0 {
+						d[k] -= cb * v
+					}
 				}
 			}
-			d[k] = v
 		}
 		for r := range tab {
 			d[basis[r]] = 0
