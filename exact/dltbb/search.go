@@ -226,6 +226,11 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		// lower bound, which may lie a little below x's value.
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
+		if bound >= s.target() {
+			// Pruned whatever more cuts would add: every caller drops a node
+			// whose bound reaches the target (and a full sequence has no cuts).
+			return x, bound, cuts, true, lps, nil
+		}
 		added := false
 		if round < maxCutRounds {
 			added = len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
