@@ -73,4 +73,12 @@
 // rule and the sequencing cuts apply and their startups are paid in full. The LPs go through an LPSolver given by the caller,
 // so the package needs no backend; with Options.Threads > 1 it is called from several
 // goroutines at once.
+//
+// The package's own solver, SimplexDual, is a dense tableau simplex sized for these
+// programs (a few dozen rows). A node's LPs follow one another closely: a cut round
+// adds rows to the previous round, and the load-bound LPs share their rows. So each
+// starts from the previous one's final tableau (warm.go: the dual simplex after new
+// rows, the primal after a new objective), and a min-time node LP solved from scratch
+// runs the dual simplex from the slack basis (dualsimplex.go), without a phase one.
+// Every answer is still checked against the rows and certified by DualBound.
 package dltbb
