@@ -63,8 +63,8 @@ func (t *tableau) solution() LPSolution {
 	return LPSolution{X: x, Obj: obj, Y: t.cols.duals(p.Rel, t.d, 0)}
 }
 
-// maxDualPivots bounds the dual simplex of a warm start; beyond it the program is
-// solved from scratch.
+// maxDualPivots bounds one run of the dual simplex (a warm start's or dualStart's);
+// beyond it the program is solved by the two-phase primal simplex.
 const maxDualPivots = 500
 
 // warmRoom is the number of columns a tableau row has room for beyond its width, so
