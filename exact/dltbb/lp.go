@@ -22,8 +22,9 @@ type LP struct {
 	// still matter, and a bound of the LP restricted to them decides the pruning.
 	U []float64
 
-	// warm, set by the search on the cut rounds of one node, lets SimplexDual start
-	// from the previous round's tableau (warm.go); other solvers ignore it.
+	// warm, set by the search on the cut rounds of one node and on its load-bound
+	// LPs, lets SimplexDual start from the previous LP's tableau (warm.go); other
+	// solvers ignore it.
 	warm *warmStart
 }
 

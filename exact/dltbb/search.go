@@ -775,7 +775,8 @@ const maxDiveStride = 8 * diveEvery
 // a failure. Where the starts' schedule is already optimal, as on most generator
 // seeds, every dive is wasted: on seed 24 (m = 10), proven in about 33,000 nodes,
 // the dives and their local searches took 14 % of the CPU every 256 nodes; with the
-// doubling, 7 dives run instead of 127.
+// doubling about 18 dives run instead of 127 (without the cap 7: 165 s of CPU
+// instead of 197 s, side by side).
 func (s *search) dived(node int, improved bool) {
 	if improved || s.diveStride == 0 {
 		s.diveStride = diveEvery
