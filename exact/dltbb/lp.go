@@ -192,6 +192,49 @@ type nodeLP struct {
 	spare    int
 }
 
+// addSeqCuts appends the rows of the sequencing cuts of the subsets in cuts (seqCut)
+// to the suffix node LP nl: Σ λ_i (s_i − t_p) >= Σ_{i<k} λ_i λ_k, and the same with
+// the release min_{i∈A} S_i in place of t_p. (nl.cuts is the caller's to set.)
+func (r *relax) addSeqCuts(nl *nodeLP, cuts [][]int) {
+	lp := nl.lp
+	nv := len(lp.C)
+	for _, A := range cuts {
+		lam, rhs, ok := r.seqCut(A, nl.spare, nl.alphaMin)
+		if !ok {
+			continue
+		}
+		withTp := make([]float64, nv)
+		withRel := make([]float64, nv)
+		rel := math.Inf(1)
+		sum := 0.0
+		for k, i := range A {
+			withTp[nl.s[i]] += lam[k]
+			withRel[nl.s[i]] += lam[k]
+			sum += lam[k]
+			rel = math.Min(rel, r.in.Machines[i].S)
+		}
+		withTp[nl.tp] -= sum
+		lp.Rows = append(lp.Rows, withTp, withRel)
+		lp.Rel = append(lp.Rel, ge, ge)
+		lp.B = append(lp.B, rhs, rhs+sum*rel)
+	}
+}
+
+// extended returns a copy of nl with the rows of more sequencing cuts and
+// link-and-tail cuts appended (the next cut round of a node whose other rows stay
+// the same); nl itself is left as it is.
+func (r *relax) extended(nl *nodeLP, seq []int, cuts [][]int, more [][]int, tails []tailCut) *nodeLP {
+	out := *nl
+	lp := *nl.lp
+	n := len(lp.Rows)
+	lp.Rows, lp.Rel, lp.B = lp.Rows[:n:n], lp.Rel[:n:n], lp.B[:n:n]
+	lp.warm = nil
+	out.lp, out.cuts = &lp, cuts
+	r.addSeqCuts(&out, more)
+	r.addTails(&out, seq, tails)
+	return &out
+}
+
 // nodeBetaMax returns the load bounds of a node with load bounds lb: the search's β̄_i,
 // which tighten as the target falls, or lb's where smaller (both hold).
 func (r *relax) nodeBetaMax(lb *loads) []float64 {
@@ -485,25 +528,6 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		if useT > 0 {
 			add(le, countRHS+useRHS, append(useCount, f(Tc), -useT)...)
 		}
-		cutSpare := rem - nForced - r.neededUnforced(seq, forced, ms)
-		for _, A := range cuts {
-			lam, rhs, ok := r.seqCut(A, cutSpare, alphaMin)
-			if !ok {
-				continue
-			}
-			// Σ λ_i (s_i − t_p) >= Σ_{i<k} λ_i λ_k, and the same with the release
-			// min_{i∈A} S_i in place of t_p.
-			row := []float64{}
-			rel := math.Inf(1)
-			sum := 0.0
-			for k, i := range A {
-				row = append(row, f(sCol[i]), lam[k])
-				sum += lam[k]
-				rel = math.Min(rel, in.Machines[i].S)
-			}
-			add(ge, rhs, append(append([]float64{}, row...), f(Tj(p)), -sum)...)
-			add(ge, rhs+sum*rel, row...)
-		}
 	}
 	if suffix && lb != nil {
 		for i := range r.m {
@@ -534,6 +558,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		nl.tp = Tj(p)
 		nl.beta = Beta(0)
 		nl.spare = rem - nForced - r.neededUnforced(seq, forced, ms)
+		r.addSeqCuts(nl, cuts)
 	}
 	if em != nil {
 		cols := energyCols{A: A, Tj: Tj, Beta: Beta, Kc: kCol, G: gCol, H: hCol, Z: zCol, W: wCol, X: xCol}

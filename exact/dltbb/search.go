@@ -212,9 +212,19 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 	}
 	sepTails, prev := link, math.Inf(-1)
 	warm := &warmStart{}
+	// The last round's LP, the loads it was built with and the cuts it holds: a round
+	// that only adds cuts appends their rows to it instead of building the LP again.
+	var nl *nodeLP
+	var builtWith *loads
+	nCuts, nTails := 0, 0
 	for round := 0; ; round++ {
-		nl := s.rx.buildWith(seq, cuts, ms, lb)
-		s.rx.addTails(nl, seq, tails)
+		if nl != nil && builtWith == lb {
+			nl = s.rx.extended(nl, seq, cuts, cuts[nCuts:], tails[nTails:])
+		} else {
+			nl = s.rx.buildWith(seq, cuts, ms, lb)
+			s.rx.addTails(nl, seq, tails)
+		}
+		builtWith, nCuts, nTails = lb, len(cuts), len(tails)
 		nl.lp.warm = warm
 		lps++
 		var obj float64
