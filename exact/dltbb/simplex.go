@@ -55,6 +55,11 @@ type LPSolution struct {
 	// phase-one dual (a candidate Farkas ray, see InfeasibilityProof) when the
 	// program was found infeasible, nil after any other failure.
 	Y []float64
+	// Certified is set when SimplexDual checked Obj against DualBound(p, Y) (for a
+	// boxed program) and it held within 1e-7; Bound is then that DualBound, so that a
+	// caller who certifies every answer need not compute it again.
+	Certified bool
+	Bound     float64
 }
 
 // SimplexDual is Simplex that also returns the row multipliers of its final basis
@@ -73,19 +78,19 @@ func SimplexDual(p *LP) (LPSolution, error) {
 		last := w.last
 		w.last = nil
 		if last != nil && last.extend(p) {
-			if s := last.solution(); keep(p, last, s) {
+			if s := last.solution(); keep(p, last, &s) {
 				return s, nil
 			}
 		}
 	}
 	if t, ok := dualStart(p); ok {
-		if s := t.solution(); keep(p, t, s) {
+		if s := t.solution(); keep(p, t, &s) {
 			return s, nil
 		}
 	}
 	s, t, err := simplexTableau(p)
 	if err == nil {
-		if keep(p, t, s) {
+		if keep(p, t, &s) {
 			return s, nil
 		}
 		if checkRows(p, s.X) == nil {
@@ -109,11 +114,19 @@ func SimplexDual(p *LP) (LPSolution, error) {
 }
 
 // keep reports whether s, read off the tableau t of p, passes the row check and,
-// when p is boxed, is certified by its multipliers. Then t is left in p's warm start
-// (if any) for the next round of the node.
-func keep(p *LP, t *tableau, s LPSolution) bool {
-	if checkRows(p, s.X) != nil || boxed(p) && !certifies(p, s) {
+// when p is boxed, is certified by its multipliers (then s.Bound and s.Certified
+// record DualBound's value, which the caller need not compute again). Then t is left
+// in p's warm start (if any) for the next round of the node.
+func keep(p *LP, t *tableau, s *LPSolution) bool {
+	if checkRows(p, s.X) != nil {
 		return false
+	}
+	if boxed(p) {
+		b := DualBound(p, s.Y)
+		if !within(b, s.Obj) {
+			return false
+		}
+		s.Bound, s.Certified = b, true
 	}
 	if p.warm != nil {
 		p.warm.last = t
@@ -138,7 +151,12 @@ func boxed(p *LP) bool {
 // certifies reports whether the multipliers of s prove its objective optimal within
 // a relative 1e-7 (DualBound).
 func certifies(p *LP, s LPSolution) bool {
-	return DualBound(p, s.Y) >= s.Obj-1e-7*math.Max(1, math.Abs(s.Obj))
+	return within(DualBound(p, s.Y), s.Obj)
+}
+
+// within reports whether the bound certifies the objective obj within a relative 1e-7.
+func within(bound, obj float64) bool {
+	return bound >= obj-1e-7*math.Max(1, math.Abs(obj))
 }
 
 // scaledSimplex is Simplex on the equilibrated program, its second try. The

@@ -84,7 +84,13 @@ func (a *lpCert) solve(p *dltbb.LP) ([]float64, float64, error) {
 		s, err := sv.solve(p)
 		switch {
 		case err == nil:
-			if lb := dltbb.DualBound(p, s.Y); lb > best {
+			// DualBound(p, s.Y): dltbb.SimplexDual computes it to check itself and
+			// says so (Certified); no other solver sets it.
+			lb := s.Bound
+			if !s.Certified {
+				lb = dltbb.DualBound(p, s.Y)
+			}
+			if lb > best {
 				best = lb
 			}
 			if certified(best, s.Obj) {
