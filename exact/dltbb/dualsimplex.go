@@ -30,8 +30,8 @@ func dualStart(p *LP) (*tableau, bool) {
 	width := art + nArt + 1
 	rhs := width - 1
 	stride := width + warmRoom
-	buf := make([]float64, mr*stride)
-	t := &tableau{lp: p, tab: make([][]float64, mr), basis: make([]int, mr), d: make([]float64, width, stride), art: art,
+	buf := tableauBuffer(mr * stride)
+	t := &tableau{lp: p, buf: buf, tab: make([][]float64, mr), basis: make([]int, mr), d: make([]float64, width, stride), art: art,
 		cols: rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}}
 	si, ai := n, art
 	for r := range mr {

@@ -212,6 +212,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 	}
 	sepTails, prev := link, math.Inf(-1)
 	warm := &warmStart{}
+	defer warm.release()
 	// The last round's LP, the loads it was built with and the cuts it holds: a round
 	// that only adds cuts appends their rows to it instead of building the LP again.
 	var nl *nodeLP

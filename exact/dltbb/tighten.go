@@ -90,6 +90,7 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	obj := make([]float64, len(todo))
 	errs := make([]error, len(todo))
 	warm := &warmStart{}
+	defer warm.release()
 	for k := range todo {
 		lp := *nl.lp
 		lp.warm = warm
