@@ -97,11 +97,12 @@ func sameAnswer(t *testing.T, what string, p *LP, s LPSolution, err error) {
 
 // TestWarmStartMatchesTheReference: tableaus extended by inserted rows (the dual
 // simplex) or given a new objective (the primal simplex from the old basis), and
-// programs solved by the dual simplex from the slack basis, give the optimum of the
+// programs solved by the dual simplex from the slack basis (with negative costs
+// shifted up to zero, then the primal simplex), give the optimum of the
 // reference simplex. The warm paths must apply in most cases, or the test fails.
 func TestWarmStartMatchesTheReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	var cold, dualStarts, added, newObj, tries int
+	var cold, dualStarts, shifted, added, newObj, tries int
 	for k := range 300 {
 		p := randomLP(rng, 4+rng.IntN(10), 3+rng.IntN(12))
 		tab, ok := dualStart(p)
@@ -135,6 +136,11 @@ func TestWarmStartMatchesTheReference(t *testing.T) {
 			for j := range q.C {
 				q.C[j] = rng.Float64()*4 - 2
 			}
+			// From the slack basis too, with the negative costs shifted.
+			if st, ok := dualStart(&q); ok {
+				shifted++
+				sameAnswer(t, "dual start, costs shifted", &q, st.solution(), nil)
+			}
 			tries++
 			if !tab.extend(&q) {
 				break
@@ -143,9 +149,9 @@ func TestWarmStartMatchesTheReference(t *testing.T) {
 			sameAnswer(t, "new objective", &q, tab.solution(), nil)
 		}
 	}
-	t.Logf("%d programs: %d solved from the slack basis; %d of %d warm starts applied (%d with rows added, %d with a new objective)",
-		cold, dualStarts, added+newObj, tries, added, newObj)
-	if dualStarts < cold/2 || added == 0 || newObj == 0 || added+newObj < tries/2 {
+	t.Logf("%d programs: %d solved from the slack basis (and %d with negative costs); %d of %d warm starts applied (%d with rows added, %d with a new objective)",
+		cold, dualStarts, shifted, added+newObj, tries, added, newObj)
+	if dualStarts < cold/2 || shifted == 0 || added == 0 || newObj == 0 || added+newObj < tries/2 {
 		t.Fatal("the warm paths were not exercised")
 	}
 }
