@@ -27,16 +27,28 @@ func DualBound(p *LP, y []float64) float64 {
 		bound += t
 		mag += math.Abs(t)
 	}
+	// r_j = c_j − Σ_r a_rj y_r, and a bound on its rounding error, accumulated row
+	// by row (the rows are stored that way, and a row with y_r = 0 adds nothing).
+	rs := make([]float64, 2*len(p.C))
+	rj, rmag := rs[:len(p.C)], rs[len(p.C):]
 	for j, c := range p.C {
-		// r_j = c_j − Σ_r a_rj y_r, and a bound on its rounding error.
-		rj, rmag := c, math.Abs(c)
-		for r, row := range p.Rows {
-			if a := row[j]; a != 0 && yc[r] != 0 {
-				rj -= a * yc[r]
-				rmag += math.Abs(a * yc[r])
+		rj[j], rmag[j] = c, math.Abs(c)
+	}
+	for r, row := range p.Rows {
+		v := yc[r]
+		if v == 0 {
+			continue
+		}
+		row = row[:len(rj)]
+		for j, a := range row {
+			if a != 0 {
+				rj[j] -= a * v
+				rmag[j] += math.Abs(a * v)
 			}
 		}
-		lo := rj - g*rmag // the exact r_j is at least lo
+	}
+	for j := range rj {
+		lo := rj[j] - g*rmag[j] // the exact r_j is at least lo
 		if lo >= 0 {
 			continue // x_j >= 0 contributes at least 0
 		}
