@@ -246,7 +246,10 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 			return x, bound, cuts, true, lps, nil
 		}
 		added := false
-		if round < maxCutRounds {
+		// A round that raised the bound by less than 1/roundHope of the way left to
+		// the target: more rounds are unlikely to prune the node (see roundHope).
+		hopeless := round >= 1 && s.target()-bound > roundHope*(bound-prev)
+		if round < maxCutRounds && !hopeless {
 			added = len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
 			// The tangents of the link-and-tail bound converge slowly: stop adding
 			// them after maxTailRounds, or once a round raises the bound by less
@@ -259,7 +262,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 				}
 			}
 		}
-		if !added && round < maxCutRounds && s.rx.raisesFloor(seq, lb, bound) {
+		if !added && !hopeless && round < maxCutRounds && s.rx.raisesFloor(seq, lb, bound) {
 			// The root's used-machine rows hold with its own bound as their floor:
 			// solve again with it (a higher floor tightens them).
 			lb, added = lb.withFloor(bound), true
@@ -272,6 +275,14 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		}
 	}
 }
+
+// roundHope: the cut rounds of a node stop once the last one raised its bound by
+// less than 1/roundHope of the way left to the target. On generator seed 24's
+// first 3,000 nodes the rounds raised the node bounds by 0.5-1.2 % on average, but
+// of the 19,149 nodes whose first LP was 2-5 % below the target only 723 reached it,
+// after 6.7 LPs each; this rule would have saved 49 % of all node LPs and lost 504
+// of 10,441 prunes (those nodes are pruned later, after their load bounds).
+const roundHope = 8
 
 // separate appends the violated sequencing cuts at x to cuts.
 func (s *search) separate(seq []int, nl *nodeLP, x []float64, cuts *[][]int) bool {
