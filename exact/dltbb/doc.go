@@ -78,7 +78,11 @@
 // programs (a few dozen rows). A node's LPs follow one another closely: a cut round
 // adds rows to the previous round, and the load-bound LPs share their rows. So each
 // starts from the previous one's final tableau (warm.go: the dual simplex after new
-// rows, the primal after a new objective), and a min-time node LP solved from scratch
-// runs the dual simplex from the slack basis (dualsimplex.go), without a phase one.
-// Every answer is still checked against the rows and certified by DualBound.
+// rows, the primal after a new objective), and an LP solved from scratch runs the dual
+// simplex from the slack basis (dualsimplex.go), without a phase one; negative costs
+// (a load-bound LP maximises a load) are shifted to zero until the rows are feasible,
+// and the primal simplex finishes. Every answer is still checked against the rows and
+// certified by DualBound. A node's cut rounds stop at the target, after a round that
+// gains little (maxTailRounds, tailProgress), or once a round gains less than
+// 1/roundHope of the way left to the target.
 package dltbb
