@@ -34,15 +34,16 @@ func suffixCounts(m int, suffix []int) []int {
 }
 
 // TestCountRangesHoldInEveryCompletion walks every prefix of random tiny instances
-// whose machines may take several chunks, at a target just above the optimum and at
-// a looser one. For every vector c of suffix message counts that some completion
+// whose machines may take several chunks, or that have more machines than messages
+// (where a range from one message on makes a machine forced: nodeForced), at a
+// target just above the optimum and at a looser one. For every vector c of suffix message counts that some completion
 // below the target has, the node LP with the count ranges k_i in [c_i, c_i] (the
 // tightest that count branching can reach) must be feasible and bound the best such
 // completion from below, and so must the LP with the ranges of one split on each
 // machine (k_i <= c_i, or k_i >= c_i). The ranges must raise some bounds.
 func TestCountRangesHoldInEveryCompletion(t *testing.T) {
 	raised, checked := 0, 0
-	atTargets(t, append(chunky(t, 24, 41), tiny(t, 12, 42)...), func(k int, in *dm.Instance, target float64) {
+	atTargets(t, append(append(chunky(t, 24, 41), tiny(t, 12, 42)...), spread(t, 12, 56)...), func(k int, in *dm.Instance, target float64) {
 		s := searchAt(in, target, Options{})
 		var walk func(prefix []int)
 		walk = func(prefix []int) {

@@ -69,6 +69,8 @@ type relax struct {
 	noExcessCut bool
 	// noUseRows leaves out the used-machine rows (Options.NoUseRows).
 	noUseRows bool
+	// noUseSplit leaves out the splits of relax.splitsUse (Options.NoUseSplit).
+	noUseSplit bool
 }
 
 func newRelax(in *dm.Instance) *relax {
@@ -248,6 +250,35 @@ func (r *relax) nodeBetaMax(lb *loads) []float64 {
 	return out
 }
 
+// nodeForced returns the machines that every completion of a node with machine set ms
+// (min-energy; nil for min-time) and loads lb uses: those of ms, or of the target
+// (setTarget), and, with more machines than messages, the machines whose count range
+// starts at one suffix message or more (a count split, counts.go), which then get a
+// first-message column like them. (With m <= n the count rows alone carry the range,
+// so that those searches stay as they were measured.)
+func (r *relax) nodeForced(ms *machineSet, lb *loads) []bool {
+	forced := r.forced
+	if ms != nil {
+		forced = ms.forced
+	}
+	if lb == nil || lb.kLo == nil || r.m <= r.n {
+		return forced
+	}
+	var out []bool
+	for i, lo := range lb.kLo {
+		if lo > 0 && !forced[i] {
+			if out == nil {
+				out = append([]bool(nil), forced...)
+			}
+			out[i] = true
+		}
+	}
+	if out == nil {
+		return forced
+	}
+	return out
+}
+
 // suffixColumns lays out the suffix columns of a node LP from column nv on: s_i, the
 // first-message start of each unserved forced machine, and k_i, the number of suffix
 // messages to M_i, for the machines whose load may exceed kColRatio·ρ_i. It returns
@@ -315,10 +346,11 @@ func (r *relax) build(seq []int, cuts [][]int, ms *machineSet) *nodeLP {
 // nil adds none. Every entry must bound the suffix load of its machine in every
 // completion of seq shorter than the target.
 func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *nodeLP {
-	forced, alphaMin := r.forced, r.alphaMin
+	alphaMin := r.alphaMin
 	if ms != nil {
-		forced, alphaMin = ms.forced, ms.alphaMin
+		alphaMin = ms.alphaMin
 	}
+	forced := r.nodeForced(ms, lb)
 	betaMax := r.nodeBetaMax(lb)
 	in, n := r.in, r.n
 	p := len(seq)

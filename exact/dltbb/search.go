@@ -48,6 +48,10 @@ type Options struct {
 	// NoUseRows leaves out the used-machine rows of the node LPs (relax.useRows, for
 	// comparison).
 	NoUseRows bool
+	// NoUseSplit leaves out the count splits on whether a machine without a count
+	// column takes a suffix message at all (relax.splitsUse; only with more machines
+	// than messages), for comparison.
+	NoUseSplit bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
 	// for benchmarks, which a time limit on a shared machine is not.
@@ -169,6 +173,7 @@ func (opt Options) relax(in *dm.Instance) *relax {
 	rx := newRelax(in)
 	rx.noExcessCut = opt.NoExcessCut
 	rx.noUseRows = opt.NoUseRows
+	rx.noUseSplit = opt.NoUseSplit
 	return rx
 }
 
