@@ -37,7 +37,9 @@
 // that takes load takes a whole message and fits it between its startup and T" over
 // T between the node's known lower bound (its parent's bound) and the target, so that
 // a machine loaded to its capacity at T costs a whole message in Σ k_i <= n − p
-// (generator seed 2 with m = 15: root bound 233.0 → 247.4 s).
+// (generator seed 2 with m = 15: root bound 233.0 → 247.4 s). And a node is split on
+// whether a machine without a count column is used at all, k_i = 0 against k_i >= 1,
+// the latter making it forced in the node (relax.splitsUse, relax.nodeForced).
 //
 // On one thread (Options.Threads <= 1) the tree is explored best-first, with dives for
 // incumbents, in a fixed order. With more threads, the LPs of the starts' local search
