@@ -87,7 +87,8 @@ func benchSeed(b *testing.B, seed uint64, maxNodes int) { benchCase(b, 10, seed,
 
 // benchCase is benchSeed for the generator's instance with m machines, solved to gap.
 // Its one-thread variants also include "nouse" (the default search without the
-// used-machine rows, relax.useRows).
+// used-machine rows, relax.useRows) and, with more machines than messages,
+// "nousesplit" (without the use splits, relax.splitsUse).
 func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
 	in, starts := genInstance(b, m, seed)
 	run := func(b *testing.B, threads int, opt Options) {
@@ -115,10 +116,17 @@ func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
 		{"tighten", Options{NoCountSplit: true, NoLinkTail: true}},
 		{"plain", Options{NoCountSplit: true, NoLinkTail: true, NoTighten: true}},
 	}
-	for _, v := range append(variants[:1:1], append([]struct {
+	extra := []struct {
 		name string
 		opt  Options
-	}{{"nouse", Options{NoUseRows: true}}}, variants[1:]...)...) {
+	}{{"nouse", Options{NoUseRows: true}}}
+	if m > in.N {
+		extra = append(extra, struct {
+			name string
+			opt  Options
+		}{"nousesplit", Options{NoUseSplit: true}})
+	}
+	for _, v := range append(variants[:1:1], append(extra, variants[1:]...)...) {
 		b.Run(v.name, func(b *testing.B) { run(b, 1, v.opt) })
 	}
 	b.Run("threads=2", func(b *testing.B) {
