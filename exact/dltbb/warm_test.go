@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -189,4 +190,50 @@ func TestWarmSearchMatchesColdLPs(t *testing.T) {
 		t.Fatal("no node LP was warm-started")
 	}
 	t.Logf("%d warm-started node LPs agree with their cold solves", warmed)
+}
+
+// TestAxpyGatherMatchesTheSafeLoop: the pivot kernel, which reads and writes without
+// bounds checks when the row is as long as the pivot row, gives the plain indexed
+// loop's result bit for bit, on rows as long as the pivot row (the unchecked path),
+// longer (a tableau row with room) and shorter (the checked fallback, which must not
+// write past the row).
+func TestAxpyGatherMatchesTheSafeLoop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for k := range 200 {
+		width := 1 + rng.IntN(300)
+		pr := make([]float64, width)
+		var nz []int32
+		for j := range pr {
+			if rng.IntN(3) == 0 {
+				pr[j] = rng.Float64()*2 - 1
+				nz = append(nz, int32(j))
+			}
+		}
+		f := rng.Float64()*4 - 2
+		rowLen := []int{width, width + 1 + rng.IntN(16), width}[k%3]
+		row := make([]float64, rowLen)
+		for j := range row {
+			row[j] = rng.Float64()
+		}
+		want := append([]float64(nil), row...)
+		for _, j := range nz {
+			want[j] -= f * pr[j]
+		}
+		if k%3 == 2 && len(nz) > 0 {
+			// Shorter than the pivot row but long enough for its nonzeros.
+			short := int(nz[len(nz)-1]) + 1
+			if short < width {
+				row, want = row[:short:short], want[:short]
+				axpyGather(row, pr, nz, f)
+				if !slices.Equal(row, want) {
+					t.Fatalf("case %d (short row): %v, want %v", k, row, want)
+				}
+				continue
+			}
+		}
+		axpyGather(row, pr, nz, f)
+		if !slices.Equal(row, want) {
+			t.Fatalf("case %d: %v, want %v", k, row, want)
+		}
+	}
 }
