@@ -253,7 +253,9 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		added := false
 		// A round that raised the bound by less than 1/roundHope of the way left to
 		// the target: more rounds are unlikely to prune the node (see roundHope).
-		hopeless := round >= 1 && s.target()-bound > roundHope*(bound-prev)
+		// Without a target (no schedule yet) the rounds go on as before.
+		target := s.target()
+		hopeless := round >= 1 && !math.IsInf(target, 1) && target-bound > roundHope*(bound-prev)
 		if round < maxCutRounds && !hopeless {
 			added = len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)
 			// The tangents of the link-and-tail bound converge slowly: stop adding
