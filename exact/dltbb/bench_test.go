@@ -107,24 +107,19 @@ func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
 		b.ReportMetric(float64(res.LPs), "LPs/op")
 		b.ReportMetric(100*(res.T-res.Bound)/res.T, "gap%")
 	}
-	variants := []struct {
+	type variant struct {
 		name string
 		opt  Options
-	}{
+	}
+	variants := []variant{
 		{"counts", Options{}},
 		{"linktail", Options{NoCountSplit: true}},
 		{"tighten", Options{NoCountSplit: true, NoLinkTail: true}},
 		{"plain", Options{NoCountSplit: true, NoLinkTail: true, NoTighten: true}},
 	}
-	extra := []struct {
-		name string
-		opt  Options
-	}{{"nouse", Options{NoUseRows: true}}}
+	extra := []variant{{"nouse", Options{NoUseRows: true}}}
 	if m > in.N {
-		extra = append(extra, struct {
-			name string
-			opt  Options
-		}{"nousesplit", Options{NoUseSplit: true}})
+		extra = append(extra, variant{"nousesplit", Options{NoUseSplit: true}})
 	}
 	for _, v := range append(variants[:1:1], append(extra, variants[1:]...)...) {
 		b.Run(v.name, func(b *testing.B) { run(b, 1, v.opt) })

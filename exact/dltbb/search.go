@@ -245,7 +245,8 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		// lower bound, which may lie a little below x's value.
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
-		if bound >= s.target() {
+		target := s.target()
+		if bound >= target {
 			// Pruned whatever more cuts would add: every caller drops a node
 			// whose bound reaches the target (and a full sequence has no cuts).
 			return x, bound, cuts, true, lps, nil
@@ -254,7 +255,6 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		// A round that raised the bound by less than 1/roundHope of the way left to
 		// the target: more rounds are unlikely to prune the node (see roundHope).
 		// Without a target (no schedule yet) the rounds go on as before.
-		target := s.target()
 		hopeless := round >= 1 && !math.IsInf(target, 1) && target-bound > roundHope*(bound-prev)
 		if round < maxCutRounds && !hopeless {
 			added = len(nl.s) >= 2 && !s.opt.NoCuts && s.separate(seq, nl, x, &cuts)

@@ -368,17 +368,7 @@ func simplexTableau(p *LP) (LPSolution, *tableau, error) {
 		}
 	}
 	// Phase two: the reduced costs of c in the current basis.
-	for k := range d {
-		d[k] = 0
-	}
-	copy(d, p.C)
-	for r := range mr {
-		if cb := cost(p.C, basis[r]); cb != 0 {
-			for k := range width {
-				d[k] -= cb * tab[r][k]
-			}
-		}
-	}
+	reducedCosts(tab, basis, d, p.C)
 	if err := primal(tab, basis, d, p.C, art, art); err != nil {
 		return LPSolution{}, nil, err
 	}
@@ -422,11 +412,25 @@ func (c rowCols) duals(rel []int, d []float64, artCost float64) []float64 {
 	return y
 }
 
-func cost(c []float64, k int) float64 {
-	if k < len(c) {
-		return c[k]
+// reducedCosts sets d to the reduced costs of the objective cost in the basis of tab:
+// cost minus the basic rows weighted by their columns' costs, row by row (only the
+// rows of basic columns with a cost: one for min T), and zero on the basic columns.
+func reducedCosts(tab [][]float64, basis []int, d, cost []float64) {
+	clear(d)
+	copy(d, cost)
+	for r, row := range tab {
+		if b := basis[r]; b < len(cost) && cost[b] != 0 {
+			cb := cost[b]
+			for k, v := range row {
+				if v != 0 {
+					d[k] -= cb * v
+				}
+			}
+		}
 	}
-	return 0
+	for _, b := range basis {
+		d[b] = 0
+	}
 }
 
 // primal pivots until no column below limit has a negative reduced cost. Basic
@@ -436,25 +440,7 @@ func cost(c []float64, k int) float64 {
 // can neither stop it early nor send it after a false ray.
 func primal(tab [][]float64, basis []int, d, cost []float64, limit, block int) error {
 	rhs := len(d) - 1
-	refresh := func() {
-		// Row by row (only the rows of basic columns with a cost: one for min T),
-		// in the same order of operations as column by column.
-		clear(d)
-		copy(d, cost)
-		for r, row := range tab {
-			if b := basis[r]; b < len(cost) && cost[b] != 0 {
-				cb := cost[b]
-				for k, v := range row {
-					if v != 0 {
-						d[k] -= cb * v
-					}
-				}
-			}
-		}
-		for r := range tab {
-			d[basis[r]] = 0
-		}
-	}
+	refresh := func() { reducedCosts(tab, basis, d, cost) }
 	skip := make([]bool, limit)
 	fresh := false
 	degenerate := 0

@@ -191,27 +191,11 @@ func (t *tableau) extend(p *LP) bool {
 		t.cols.slack[r], t.cols.art[r] = slack, -1
 	}
 	if !sameC {
-		t.costs(p.C) // the reduced costs of the new objective in the current basis
+		reducedCosts(t.tab, t.basis, t.d, p.C) // the new objective's, in the current basis
 	} else if !t.dual(p) {
 		return false
 	}
 	return primal(t.tab, t.basis, t.d, p.C, art, art) == nil
-}
-
-// costs sets t's reduced costs to those of the objective c in t's basis.
-func (t *tableau) costs(c []float64) {
-	clear(t.d)
-	copy(t.d, c)
-	for r, row := range t.tab {
-		if cb := cost(c, t.basis[r]); cb != 0 {
-			for k, v := range row {
-				t.d[k] -= cb * v
-			}
-		}
-	}
-	for _, b := range t.basis {
-		t.d[b] = 0
-	}
 }
 
 // matchRows maps each row of p to the row of old it repeats exactly (-1 for a new
