@@ -61,7 +61,7 @@ func TestAnalyseSeed(t *testing.T) {
 	if v, err := strconv.ParseFloat(os.Getenv("DLTBB_TARGET"), 64); err == nil {
 		objective = v / (1 - 0.002)
 	}
-	for _, v := range []struct{ tighten, linkTail, counts bool }{{false, false, false}, {true, false, false}, {false, true, false}, {true, true, false}, {true, true, true}} {
+	for _, v := range []struct{ tighten, linkTail, counts, use bool }{{false, false, false, false}, {true, false, false, false}, {false, true, false, false}, {true, true, false, false}, {true, true, false, true}, {true, true, true, false}} {
 		s := &search{in: in, solver: certifiedSimplex, rx: newRelax(in), res: &Result{Feasible: true, Objective: objective, T: objective},
 			opt: Options{Gap: 0.002, NoLinkTail: !v.linkTail}, tails: &tailStore{}}
 		s.rx.noUseRows = os.Getenv("DLTBB_NOUSE") == "1"
@@ -84,6 +84,17 @@ func TestAnalyseSeed(t *testing.T) {
 				}
 				lb = &loads{max: lb.max, kLo: c, kHi: c}
 			}
+			if v.use && p < in.N {
+				// Only whether each machine is used in the suffix.
+				lo, hi := make([]int, in.M()), make([]int, in.M())
+				for _, i := range seq[p:] {
+					lo[i], hi[i] = 1, in.N-p
+				}
+				if lb == nil {
+					lb = &loads{}
+				}
+				lb = &loads{max: lb.max, kLo: lo, kHi: hi, floor: lb.floor}
+			}
 			x, b, c, ok, lps, err := s.solveCounted(pre, cuts, nil, lb)
 			if err != nil || !ok {
 				fmt.Printf("depth %d: ok %v err %v\n", p, ok, err)
@@ -99,8 +110,8 @@ func TestAnalyseSeed(t *testing.T) {
 					}
 				}
 			}
-			fmt.Printf("counts %-5v tighten %-5v linktail %-5v depth %2d bound %.3f target %.3f LPs %d suffix loads %s\n",
-				v.counts, v.tighten, v.linkTail, p, b, s.target(), lps, strings.Join(parts, " "))
+			fmt.Printf("use %-5v counts %-5v tighten %-5v linktail %-5v depth %2d bound %.3f target %.3f LPs %d suffix loads %s\n",
+				v.use, v.counts, v.tighten, v.linkTail, p, b, s.target(), lps, strings.Join(parts, " "))
 		}
 	}
 }

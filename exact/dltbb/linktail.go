@@ -276,82 +276,126 @@ func (r *relax) separateTails(seq []int, nl *nodeLP, x []float64) []tailCut {
 // tailCoef returns the coefficients g_i C_i (on β_i) of the link-and-tail cut over the
 // machines of A, tangent at the suffix loads beta, and its right side there; nil when
 // A's suffix takes no link time at beta.
+//
+// The machine terms are taken in their perspective form. A machine with suffix load
+// takes at least one suffix message, k_i >= 1, so v_i Q_i² = v_i Q_i²/min(1, k_i) in
+// every completion, and Σ_i [v_i max(Q_i², Q_i²/k_i) + u_i Q_i²/k_i] is convex in
+// (Q, k) (a maximum and a sum of quadratic-over-linear terms). With prices μ_i = λ +
+// ν_i on the counts, as above, and x_i = Q_i/Q,
+//
+//	(T − t_p) >= ½Q + Q Σ_i φ_i(Q_i/Q) − (λB + KΣ_i ν_i)Q,
+//	φ_i(x) = min_{k>0} v_i max(x², x²/k) + u_i x²/k + μ_i k,
+//
+// and Q φ_i(Q_i/Q), the perspective of a convex function, lies above its tangent
+// plane at any point. Without the perspective the v_i term let the node LP spread a
+// suffix over more machines than it has messages at no cost in the cut: m identical
+// machines at Q/m each were charged v Q²/m, though at most B = n − p of them can be
+// used (v Q²/B with the perspective, whatever the spread).
 func (r *relax) tailCoef(A []bool, beta []float64, K, B float64) ([]float64, float64) {
 	in := r.in
 	m := r.m
-	y := make([]float64, m)
+	x := make([]float64, m)
 	Q := 0.0
 	for i, mc := range in.Machines {
 		if A[i] {
-			y[i] = mc.C * math.Max(beta[i], 0)
-			Q += y[i]
+			x[i] = mc.C * math.Max(beta[i], 0)
+			Q += x[i]
 		}
 	}
 	if !(Q > 1e-12) {
 		return nil, 0
 	}
-	v := make([]float64, m)
-	u := make([]float64, m)
-	w := make([]float64, m)
-	vy2 := 0.0
+	terms := make([]chunkTerm, 0, m)
+	idx := make([]int, 0, m)
 	for i, mc := range in.Machines {
 		if !A[i] {
 			continue
 		}
-		y[i] /= Q
-		v[i] = (mc.C + mc.A1) / (2 * mc.C)
-		u[i] = mc.A1 / (2 * mc.C)
-		w[i] = u[i] * y[i] * y[i]
-		vy2 += v[i] * y[i] * y[i]
+		x[i] /= Q
+		terms = append(terms, chunkTerm{v: (mc.C + mc.A1) / (2 * mc.C), u: mc.A1 / (2 * mc.C), x: x[i]})
+		idx = append(idx, i)
 	}
-	lam := chunkPrice(w, K, B)
-	nuSum := 0.0
-	nu := make([]float64, m)
-	for i := range m {
-		if A[i] {
-			nu[i] = math.Max(0, w[i]/(K*K)-lam)
-			nuSum += nu[i]
-		}
+	lam := chunkPrice(terms, K, B)
+	common := 0.5 - lam*B
+	dphi := make([]float64, m)
+	for k, t := range terms {
+		nu := math.Max(0, t.u*t.x*t.x/(K*K)-lam)
+		phi, d := t.value(lam + nu)
+		common += phi - t.x*d - K*nu
+		dphi[idx[k]] = d
 	}
-	common := 0.5 - vy2 - (lam*B + K*nuSum)
 	coef := make([]float64, m)
 	val := 0.0
-	for i, mc := range in.Machines {
-		if !A[i] {
-			continue
-		}
-		g := common + 2*v[i]*y[i] + 2*math.Sqrt(u[i]*(lam+nu[i]))
-		coef[i] = g * mc.C
+	for _, i := range idx {
+		mc := in.Machines[i]
+		coef[i] = (common + dphi[i]) * mc.C
 		val += coef[i] * beta[i]
 	}
 	return coef, val
 }
 
-// chunkPrice returns the multiplier λ >= 0 of Σ k_i <= B in min Σ w_i/k_i over 0 <=
-// k_i <= K: the optimum has k_i = min(K, sqrt(w_i/λ)); λ = 0 when every k_i = K fits.
-// Any λ >= 0 gives a valid cut; the right one gives the tangent.
-func chunkPrice(w []float64, K, B float64) float64 {
+// chunkTerm is one machine's term of the link-and-tail bound (tailCoef): v max(x²,
+// x²/k) + u x²/k for its share x of the suffix's transfers in k messages.
+type chunkTerm struct{ v, u, x float64 }
+
+// count returns the k >= 0 that minimises the term plus μk (+Inf for μ = 0 and x > 0).
+func (t chunkTerm) count(mu float64) float64 {
+	if t.x <= 0 {
+		return 0
+	}
+	if mu <= 0 {
+		return math.Inf(1)
+	}
+	if k := t.x * math.Sqrt((t.u+t.v)/mu); k <= 1 {
+		return k
+	}
+	if k := t.x * math.Sqrt(t.u/mu); k >= 1 {
+		return k
+	}
+	return 1
+}
+
+// value returns φ(x) = min_k [v max(x², x²/k) + u x²/k + μk] and its derivative in x
+// (by the envelope theorem, that of the term at the minimising k).
+func (t chunkTerm) value(mu float64) (phi, dphi float64) {
+	if mu <= 0 {
+		return t.v * t.x * t.x, 2 * t.v * t.x
+	}
+	switch k := t.count(mu); {
+	case k <= 1 && t.x*math.Sqrt((t.u+t.v)/mu) <= 1:
+		s := 2 * math.Sqrt((t.u+t.v)*mu)
+		return s * t.x, s
+	case k > 1:
+		s := 2 * math.Sqrt(t.u*mu)
+		return t.v*t.x*t.x + s*t.x, 2*t.v*t.x + s
+	default:
+		return (t.u+t.v)*t.x*t.x + mu, 2 * (t.u + t.v) * t.x
+	}
+}
+
+// chunkPrice returns the multiplier λ >= 0 of Σ k_i <= B in min Σ_i term_i(k_i) over
+// 0 <= k_i <= K (chunkTerm): the k_i of λ fall as it grows, and λ = 0 when every k_i =
+// K fits. Any λ >= 0 gives a valid cut; the right one gives the tangent.
+func chunkPrice(terms []chunkTerm, K, B float64) float64 {
 	count := func(lam float64) float64 {
 		s := 0.0
-		for _, wi := range w {
-			if wi > 0 {
-				s += math.Min(K, math.Sqrt(wi/lam))
-			}
+		for _, t := range terms {
+			s += math.Min(K, t.count(lam))
 		}
 		return s
 	}
 	n := 0.0
 	hi := 0.0
-	for _, wi := range w {
-		if wi > 0 {
+	for _, t := range terms {
+		if t.x > 0 {
 			n++
-			hi = math.Max(hi, wi)
+			hi = math.Max(hi, (t.u+t.v)*t.x*t.x)
 		}
 	}
 	if n == 0 || n*K <= B {
 		return 0
 	}
-	// count(λ) decreases from n·K (λ → 0) to 0; at λ = hi·n²/B² every k_i <= B/n.
+	// At λ = hi·n²/B² every k_i <= x_i·sqrt((u_i+v_i)/λ) <= B/n.
 	lo, up := 0.0, hi*n*n/(B*B)+1e-300
 	for range 100 {
 		mid := (lo + up) / 2

@@ -2,6 +2,7 @@ package dltbb
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -45,13 +46,14 @@ func generated(t *testing.T, count int, seed, stream uint64, vSpan float64, iden
 }
 
 // TestLinkTailBoundIsBelowEveryCompletion walks every prefix of random tiny instances
-// (those of tiny and chunky) at a target just above the optimum and at a looser one,
+// (those of tiny, chunky and spread: more machines than messages) at a target just above the optimum and at a looser one,
 // and checks that the node bound with the link-and-tail cuts is below the best
 // completion (by exact/dltseq's sequence LPs), that no node with a completion below
 // the target is declared infeasible, and that the cuts did raise some bounds.
 func TestLinkTailBoundIsBelowEveryCompletion(t *testing.T) {
 	raised, nodes := 0, 0
-	atTargets(t, append(tiny(t, 20, 26), chunky(t, 24, 27)...), func(k int, in *dm.Instance, target float64) {
+	instances := append(append(tiny(t, 20, 26), chunky(t, 24, 27)...), spread(t, 12, 31)...)
+	atTargets(t, instances, func(k int, in *dm.Instance, target float64) {
 		with, without := searchAt(in, target, Options{}), searchAt(in, target, Options{NoLinkTail: true})
 		var walk func(prefix []int, cuts [][]int)
 		walk = func(prefix []int, cuts [][]int) {
@@ -127,4 +129,111 @@ func agreeWithEnumeration(t *testing.T, instances []*dm.Instance, variants map[s
 		}
 	}
 	return out
+}
+
+// TestTailCutIsBelowItsBoundAtWholeCounts checks the algebra of tailCoef on its own:
+// at random suffix loads, with random whole message counts (k_i >= 1 for a machine
+// with load, Σ k_i <= B, k_i <= K), the cut's right side, for prices taken at another
+// random point, is below the bound it linearises, ½Q + Σ_i [v_i Q_i² + u_i Q_i²/k_i]/Q
+// (the worst case of Σ_c q_c² >= Q_i²/k_i). A cut that charged a machine with load as
+// if it took two messages, or the perspective v_i Q_i²/k_i beyond k_i = 1, fails it.
+func TestTailCutIsBelowItsBoundAtWholeCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 31))
+	checked, tight := 0, 0
+	for trial := range 3000 {
+		m := 2 + trial%7
+		in := &dm.Instance{V: 1000, N: 1 + rng.IntN(12)}
+		for range m {
+			in.Machines = append(in.Machines, dm.Machine{C: 0.001 + 0.01*rng.Float64(), A1: 0.02 + 0.15*rng.Float64()})
+		}
+		r := &relax{in: in, m: m}
+		B := float64(in.N)
+		K := float64(1 + rng.IntN(in.N))
+		all := make([]bool, m)
+		for i := range all {
+			all[i] = true
+		}
+		// Whole counts first, then loads on the machines they use.
+		k := make([]float64, m)
+		left := in.N
+		for i := range m {
+			if left > 0 && rng.IntN(3) > 0 {
+				k[i] = float64(1 + rng.IntN(min(left, int(K))))
+				left -= int(k[i])
+			}
+		}
+		beta := make([]float64, m)
+		at := make([]float64, m)
+		for i := range m {
+			if k[i] > 0 {
+				beta[i] = 1000 * rng.Float64()
+			}
+			if rng.IntN(4) > 0 {
+				at[i] = 1000 * rng.Float64()
+			}
+		}
+		coef, _ := r.tailCoef(all, at, K, B)
+		if coef == nil {
+			continue
+		}
+		Q, rhs, cut := 0.0, 0.0, 0.0
+		for i, mc := range in.Machines {
+			Q += mc.C * beta[i]
+			cut += coef[i] * beta[i]
+		}
+		if Q == 0 {
+			continue
+		}
+		for i, mc := range in.Machines {
+			if k[i] > 0 {
+				q := mc.C * beta[i]
+				rhs += ((mc.C+mc.A1)/(2*mc.C)*q*q + mc.A1/(2*mc.C)*q*q/k[i]) / Q
+			}
+		}
+		rhs += Q / 2
+		checked++
+		if cut > rhs*(1+1e-9) {
+			t.Fatalf("trial %d: cut %g above the bound %g (k %v, K %g, B %g)", trial, cut, rhs, k, K, B)
+		}
+		if cut > rhs*(1-1e-6) {
+			tight++
+		}
+	}
+	if checked < 1000 {
+		t.Fatalf("only %d trials checked", checked)
+	}
+	t.Logf("%d trials, %d with the cut within 1e-6 of the bound", checked, tight)
+}
+
+// TestChunkTermIsTheMinimum checks chunkTerm.value against a search over k: φ(x) =
+// min_k v max(x², x²/k) + u x²/k + μk, and its derivative in x against a difference.
+func TestChunkTermIsTheMinimum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 31))
+	for trial := range 2000 {
+		ct := chunkTerm{v: 0.5 + 20*rng.Float64(), u: 20 * rng.Float64(), x: rng.Float64()}
+		mu := math.Pow(10, -4+4*rng.Float64())
+		f := func(x, k float64) float64 {
+			return ct.v*math.Max(x*x, x*x/k) + ct.u*x*x/k + mu*k
+		}
+		best := math.Inf(1)
+		for e := -6.0; e <= 4; e += 1e-3 {
+			best = math.Min(best, f(ct.x, math.Pow(10, e)))
+		}
+		phi, d := ct.value(mu)
+		if phi > best*(1+1e-9) || phi < best*(1-1e-4) {
+			t.Fatalf("trial %d %+v μ %g: φ %g, search %g", trial, ct, mu, phi, best)
+		}
+		k := ct.count(mu)
+		if got := f(ct.x, k); math.Abs(got-phi) > 1e-9*math.Max(1, phi) {
+			t.Fatalf("trial %d: the term at count %g is %g, φ %g", trial, k, got, phi)
+		}
+		h := 1e-6
+		lo, hi := ct, ct
+		lo.x, hi.x = ct.x-h, ct.x+h
+		plo, _ := lo.value(mu)
+		phi2, _ := hi.value(mu)
+		if fd := (phi2 - plo) / (2 * h); math.Abs(fd-d) > 1e-4*math.Max(1, math.Abs(d)) {
+			t.Fatalf("trial %d %+v μ %g: derivative %g, difference %g", trial, ct, mu, d, fd)
+		}
+	}
 }
