@@ -499,9 +499,14 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 			} else {
 				g := mc.C + mc.A1
 				_, first := sCol[i]
+				lo, _ := lb.countRange(i)
 				switch {
 				case first:
 					countRHS-- // its first message
+				case lo >= 1 && r.served(seq, i):
+					// A served machine split to take a suffix message (splitsUse):
+					// a whole one in the count (β_i/β̄_i <= 1 is below it).
+					countRHS--
 				case betaMax[i] <= minBetaMax:
 					// M_i can compute (almost) nothing before the target.
 					add(le, math.Max(betaMax[i], 0), f(Beta(i)), 1)

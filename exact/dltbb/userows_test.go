@@ -75,19 +75,22 @@ func TestSolveWithAndWithoutUseRowsAgree(t *testing.T) {
 	agreeWithEnumeration(t, append(spread(t, 18, 53), chunky(t, 8, 54)...), map[string]Options{"use rows": {}, "no use rows": {NoUseRows: true}})
 }
 
-// TestUseSplitKeepsTheOptimum solves random tiny instances with more machines than
-// messages with and without the splits on whether a machine is used
-// (relax.splitsUse): the same optimum, within the gap, as the enumeration, and the
-// splits must happen.
+// TestUseSplitKeepsTheOptimum solves random tiny instances with and without the
+// splits on whether a machine is used (relax.splitsUse): with more machines than
+// messages (unserved machines are split) and with at least as many messages as
+// machines (served ones are): the same optimum, within the gap, as the enumeration,
+// and the splits must happen in both.
 func TestUseSplitKeepsTheOptimum(t *testing.T) {
-	res := agreeWithEnumeration(t, spread(t, 24, 55), map[string]Options{"use split": {}, "no use split": {NoUseSplit: true}})
-	with, without := 0, 0
-	for k := range res["use split"] {
-		with += res["use split"][k].Splits
-		without += res["no use split"][k].Splits
-	}
-	t.Logf("count splits: %d with the use splits, %d without", with, without)
-	if with <= without {
-		t.Fatal("no use split was made: the test checks nothing")
+	for name, instances := range map[string][]*dm.Instance{"m > n": spread(t, 24, 55), "m <= n": chunky(t, 24, 57)} {
+		res := agreeWithEnumeration(t, instances, map[string]Options{"use split": {}, "no use split": {NoUseSplit: true}})
+		with, without := 0, 0
+		for k := range res["use split"] {
+			with += res["use split"][k].Splits
+			without += res["no use split"][k].Splits
+		}
+		t.Logf("%s: count splits: %d with the use splits, %d without", name, with, without)
+		if with <= without {
+			t.Fatalf("%s: no use split was made: the test checks nothing", name)
+		}
 	}
 }
