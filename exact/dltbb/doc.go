@@ -39,7 +39,9 @@
 // a machine loaded to its capacity at T costs a whole message in Σ k_i <= n − p
 // (generator seed 2 with m = 15: root bound 233.0 → 247.4 s). And a node is split on
 // whether a machine without a count column is used at all, k_i = 0 against k_i >= 1,
-// the latter making it forced in the node (relax.splitsUse, relax.nodeForced).
+// the latter making it forced in the node (relax.splitsUse, relax.nodeForced). With
+// m <= n a served machine is split the same way: deep in the tree the LP moved load
+// from its prefix chunk to a fraction of a suffix message on it.
 //
 // On one thread (Options.Threads <= 1) the tree is explored best-first, with dives for
 // incumbents, in a fixed order. With more threads, the LPs of the starts' local search
@@ -55,9 +57,12 @@
 // chunks of its machine, so T − t_p is at least a convex function of the suffix loads
 // (Queyranne's inequality for the link, weighted by each chunk's remaining compute
 // time), whose tangents at the LP point are added as linear cuts, a few rounds per
-// node, and passed on to the children. They charge the order of the first messages,
-// which the rows above leave to the branching (generator seed 3: root bound 241.7 →
-// 253.6 s, optimum 260.09 s).
+// node, and passed on to the children. Each machine's term is taken in its
+// perspective form with its message count (a machine with load takes a whole message),
+// so that a suffix spread over more machines than it has messages is charged as if it
+// were concentrated on as many machines as it has messages. They charge the order of
+// the first messages, which the rows above leave to the branching (generator seed 3:
+// root bound 241.7 → 253.6 s, optimum 260.09 s).
 //
 // Incumbents come from the caller's sequences (the online heuristics), improved by a
 // local search over sequences (replace, swap, move), each sequence solved by its LP.
