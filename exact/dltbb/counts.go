@@ -29,7 +29,9 @@ import "math"
 // against k_i >= 1, which makes it forced for the node (nodeForced: a first-message
 // column, the sequencing cuts, one message of the count). There the bound misses
 // which machines are used at all; on generator seed 2 with m = 15 (gap 1 %, 120 s of
-// CPU) the bound ends 2.65 % below the best schedule instead of 4.13 %.
+// CPU) the bound ends 2.65 % below the best schedule instead of 4.13 %. With at most as
+// many machines as messages a machine already served in the prefix is split instead,
+// the side k_i >= 1 counting it as one whole suffix message (splitsUse).
 //
 // Min-time nodes pick their split after their load bounds (tighten), min-energy ones
 // when their parent solves them. Measured on the §6.4 generator (m = 10, n = 12, one

@@ -357,20 +357,20 @@ func (t chunkTerm) count(mu float64) float64 {
 
 // value returns φ(x) = min_k [v max(x², x²/k) + u x²/k + μk] and its derivative in x
 // (by the envelope theorem, that of the term at the minimising k).
+// The three cases are those of count: the minimising k below 1, above 1, or 1.
 func (t chunkTerm) value(mu float64) (phi, dphi float64) {
 	if mu <= 0 {
 		return t.v * t.x * t.x, 2 * t.v * t.x
 	}
-	switch k := t.count(mu); {
-	case k <= 1 && t.x*math.Sqrt((t.u+t.v)/mu) <= 1:
+	if t.x*math.Sqrt((t.u+t.v)/mu) <= 1 {
 		s := 2 * math.Sqrt((t.u+t.v)*mu)
 		return s * t.x, s
-	case k > 1:
+	}
+	if t.x*math.Sqrt(t.u/mu) >= 1 {
 		s := 2 * math.Sqrt(t.u*mu)
 		return t.v*t.x*t.x + s*t.x, 2*t.v*t.x + s
-	default:
-		return (t.u+t.v)*t.x*t.x + mu, 2 * (t.u + t.v) * t.x
 	}
+	return (t.u+t.v)*t.x*t.x + mu, 2 * (t.u + t.v) * t.x
 }
 
 // chunkPrice returns the multiplier λ >= 0 of Σ k_i <= B in min Σ_i term_i(k_i) over

@@ -49,8 +49,8 @@ type Options struct {
 	// comparison).
 	NoUseRows bool
 	// NoUseSplit leaves out the count splits on whether a machine without a count
-	// column takes a suffix message at all (relax.splitsUse; only with more machines
-	// than messages), for comparison.
+	// column takes a suffix message at all (relax.splitsUse: unserved machines when
+	// there are more machines than messages, served ones otherwise), for comparison.
 	NoUseSplit bool
 	// MaxNodes, when positive, stops the search after that many node expansions,
 	// as a time limit does (best schedule and bound so far): a fixed amount of work
