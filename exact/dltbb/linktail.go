@@ -2,6 +2,7 @@ package dltbb
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -157,9 +158,25 @@ func (r *relax) tailSlack(nl *nodeLP, seq []int, tc tailCut, x []float64) float6
 // tailStore keeps the link-and-tail cuts binding at each solved node's LP, by prefix,
 // for its children (safe for concurrent use; a nil store keeps nothing). It only saves
 // separation rounds: a missing entry costs LPs, never validity.
+//
+// Nodes with the same prefix share an entry, the last one solved. That is sound only
+// where their cuts rest on the same facts. A cut's count bound K and its release form
+// rest on the machines the node takes as forced; with more machines than messages
+// these include the machines a count split gave a message (relax.nodeForced), so the
+// two halves of a split differ. A half's cut that counts on M_i taking a message would
+// be wrong in the other half, where M_i takes none. So an entry records those machines
+// (tailEntry.forced), and a node takes the cuts only where each of them still takes a
+// suffix message (tailsHold).
 type tailStore struct {
 	mu sync.Mutex
-	m  map[string][]tailCut
+	m  map[string]tailEntry
+}
+
+// tailEntry is one node's binding link-and-tail cuts, with forced, the machines its
+// count range alone forced (relax.countForced; nil for none).
+type tailEntry struct {
+	forced []bool
+	tails  []tailCut
 }
 
 // maxTailEntries bounds the store; beyond, it starts again empty.
@@ -173,25 +190,61 @@ func tailKey(seq []int) string {
 	return string(b)
 }
 
-func (ts *tailStore) get(seq []int) []tailCut {
+func (ts *tailStore) get(seq []int) tailEntry {
 	if ts == nil {
-		return nil
+		return tailEntry{}
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return ts.m[tailKey(seq)]
 }
 
-func (ts *tailStore) put(seq []int, tails []tailCut) {
+func (ts *tailStore) put(seq []int, e tailEntry) {
 	if ts == nil {
 		return
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.m == nil || len(ts.m) >= maxTailEntries {
-		ts.m = map[string][]tailCut{}
+		ts.m = map[string]tailEntry{}
 	}
-	ts.m[tailKey(seq)] = tails
+	ts.m[tailKey(seq)] = e
+}
+
+// storedTails returns the cuts stored for the prefix seq[:from] (the node's own, from
+// = len(seq), or its parent's, from = len(seq) − 1) that hold at the node with prefix
+// seq and load bounds lb: all of them when every machine their node took as forced
+// by its count range still takes a suffix message after seq[:from] in every completion
+// of this node (it is forced here too, or receives one of seq[from:]), none otherwise.
+// A true ancestor's cuts always hold; a sibling half's of a count split may not.
+func (s *search) storedTails(seq []int, from int, lb *loads) []tailCut {
+	e := s.tails.get(seq[:from])
+	now := s.rx.nodeForced(nil, lb)
+	for i, f := range e.forced {
+		if f && !now[i] && !slices.ContainsFunc(seq[from:], func(sym int) bool { return s.rx.mach(sym) == i }) {
+			return nil
+		}
+	}
+	return e.tails
+}
+
+// countForced returns the machines that nodeForced forces at load bounds lb beyond
+// the search's forced machines: with more machines than messages, those whose count
+// range starts at one message or more (nil for none).
+func (r *relax) countForced(lb *loads) []bool {
+	if lb == nil || lb.kLo == nil || r.m <= r.n {
+		return nil
+	}
+	var out []bool
+	for i, lo := range lb.kLo {
+		if lo > 0 && !r.forced[i] {
+			if out == nil {
+				out = make([]bool, r.m)
+			}
+			out[i] = true
+		}
+	}
+	return out
 }
 
 // bindingTails returns the cuts of tails that hold with (almost) no slack at x.

@@ -237,3 +237,61 @@ func TestChunkTermIsTheMinimum(t *testing.T) {
 		}
 	}
 }
+
+// TestStoredTailsNeedTheirForcedMachines checks the rule by which nodes share the
+// link-and-tail cuts of their prefix (tailStore): with more machines than messages,
+// a cut made in the half of a count split where M_i takes a message (so counted as
+// forced) must not reach the other half, where M_i takes none, nor its children;
+// it must reach the first half's own children, those that send M_i a message, and
+// every node of an instance with m <= n.
+func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
+	in := spread(t, 4, 61)[3] // m = n + 2
+	if in.M() <= in.N {
+		t.Fatalf("want more machines than messages, have m = %d, n = %d", in.M(), in.N)
+	}
+	s := searchAt(in, math.Inf(1), Options{})
+	i, j := 0, 1
+	rem := in.N
+	forcedHalf := (*loads)(nil).withCount(i, 1, rem, rem, in.M())
+	otherHalf := (*loads)(nil).withCount(i, 0, 0, rem, in.M())
+	cut := tailCut{from: 0, release: -1, coef: make([]float64, in.M())}
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(forcedHalf), tails: []tailCut{cut}})
+	child := func(lb *loads, k int) *loads {
+		out, ok := lb.child(k)
+		if !ok {
+			t.Fatalf("M%d has no message left", k+1)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name string
+		seq  []int
+		from int
+		lb   *loads
+		want bool
+	}{
+		{"the forced half itself", nil, 0, forcedHalf, true},
+		{"a child of the forced half", []int{j}, 0, child(forcedHalf, j), true},
+		{"the child that serves M_i", []int{i}, 0, child(forcedHalf, i), true},
+		{"the other half", nil, 0, otherHalf, false},
+		{"a child of the other half", []int{j}, 0, child(otherHalf, j), false},
+	} {
+		if got := len(s.storedTails(c.seq, c.from, c.lb)) > 0; got != c.want {
+			t.Errorf("%s: cuts taken %v, want %v", c.name, got, c.want)
+		}
+	}
+	// With m <= n a count range forces nothing, so every node takes the cuts.
+	small := chunky(t, 1, 62)[0]
+	if small.M() > small.N {
+		t.Fatalf("want m <= n, have m = %d, n = %d", small.M(), small.N)
+	}
+	s = searchAt(small, math.Inf(1), Options{})
+	lb := (*loads)(nil).withCount(i, 1, small.N, small.N, small.M())
+	if f := s.rx.countForced(lb); f != nil {
+		t.Fatalf("m <= n: count range forced %v", f)
+	}
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(lb), tails: []tailCut{cut}})
+	if len(s.storedTails(nil, 0, (*loads)(nil).withCount(i, 0, 0, small.N, small.M()))) == 0 {
+		t.Error("m <= n: the other half did not take the cuts")
+	}
+}

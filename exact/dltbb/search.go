@@ -213,7 +213,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 	var tails []tailCut
 	link := !s.opt.NoLinkTail && s.rx.energy == nil && len(seq) < s.in.N
 	if link && len(seq) > 0 {
-		tails = s.tails.get(seq[:len(seq)-1]) // the parent's binding cuts
+		tails = s.storedTails(seq, len(seq)-1, lb) // the parent's binding cuts
 	}
 	sepTails, prev := link, math.Inf(-1)
 	warm := &warmStart{}
@@ -276,7 +276,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		}
 		if !added {
 			if link {
-				s.tails.put(seq, s.rx.bindingTails(nl, seq, tails, x))
+				s.tails.put(seq, tailEntry{forced: s.rx.countForced(lb), tails: s.rx.bindingTails(nl, seq, tails, x)})
 			}
 			return x, bound, cuts, true, lps, nil
 		}

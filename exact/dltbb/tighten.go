@@ -79,7 +79,7 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	// goroutine, so that the bounds do not depend on Options.Threads.
 	nl := r.buildWith(seq, cuts, ms, out)
 	if !s.opt.NoLinkTail {
-		r.addTails(nl, seq, s.tails.get(seq)) // the node's own link-and-tail cuts
+		r.addTails(nl, seq, s.storedTails(seq, len(seq), out)) // the node's own link-and-tail cuts
 	}
 	var todo []int
 	for i := range r.m {
