@@ -159,17 +159,19 @@ func (r *relax) tailSlack(nl *nodeLP, seq []int, tc tailCut, x []float64) float6
 // for its children (safe for concurrent use; a nil store keeps nothing). It only saves
 // separation rounds: a missing entry costs LPs, never validity.
 //
-// Nodes with the same prefix share an entry, the last one solved. That is sound only
-// where their cuts rest on the same facts. A cut's count bound K and its release form
-// rest on the machines the node takes as forced; with more machines than messages
-// these include the machines a count split gave a message (relax.nodeForced), so the
-// two halves of a split differ. A half's cut that counts on M_i taking a message would
-// be wrong in the other half, where M_i takes none. So an entry records those machines
-// (tailEntry.forced), and a node takes the cuts only where each of them still takes a
-// suffix message (tailsHold).
+// Nodes with the same prefix share what is stored under it. That is sound only where
+// their cuts rest on the same facts. A cut's count bound K and its release form rest
+// on the machines the node takes as forced; with more machines than messages these
+// include the machines a count split gave a message (relax.nodeForced), so the two
+// halves of a split differ. A half's cut that counts on M_i taking a message would be
+// wrong in the other half, where M_i takes none. So each entry records those machines
+// (tailEntry.forced), a prefix keeps the latest entry per forced set (up to
+// maxEntriesPerPrefix), and a node takes an entry only where each of its machines
+// still takes a suffix message (storedTails). With m <= n no entry has any, and a
+// prefix keeps one entry, its last node's.
 type tailStore struct {
 	mu sync.Mutex
-	m  map[string]tailEntry
+	m  map[string][]tailEntry
 }
 
 // tailEntry is one node's binding link-and-tail cuts, with forced, the machines its
@@ -182,6 +184,10 @@ type tailEntry struct {
 // maxTailEntries bounds the store; beyond, it starts again empty.
 const maxTailEntries = 1 << 18
 
+// maxEntriesPerPrefix bounds the entries of one prefix (one per forced set, the
+// latest first).
+const maxEntriesPerPrefix = 4
+
 func tailKey(seq []int) string {
 	b := make([]byte, 0, 2*len(seq))
 	for _, v := range seq {
@@ -190,13 +196,13 @@ func tailKey(seq []int) string {
 	return string(b)
 }
 
-func (ts *tailStore) get(seq []int) tailEntry {
+func (ts *tailStore) get(seq []int) []tailEntry {
 	if ts == nil {
-		return tailEntry{}
+		return nil
 	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.m[tailKey(seq)]
+	return ts.m[tailKey(seq)] // put never writes into a stored slice
 }
 
 func (ts *tailStore) put(seq []int, e tailEntry) {
@@ -206,26 +212,48 @@ func (ts *tailStore) put(seq []int, e tailEntry) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if ts.m == nil || len(ts.m) >= maxTailEntries {
-		ts.m = map[string]tailEntry{}
+		ts.m = map[string][]tailEntry{}
 	}
-	ts.m[tailKey(seq)] = e
+	key := tailKey(seq)
+	out := make([]tailEntry, 0, maxEntriesPerPrefix)
+	out = append(out, e)
+	for _, old := range ts.m[key] {
+		if len(out) < maxEntriesPerPrefix && !slices.Equal(old.forced, e.forced) {
+			out = append(out, old)
+		}
+	}
+	ts.m[key] = out
 }
 
 // storedTails returns the cuts stored for the prefix seq[:from] (the node's own, from
 // = len(seq), or its parent's, from = len(seq) − 1) that hold at the node with prefix
-// seq and load bounds lb: all of them when every machine their node took as forced
-// by its count range still takes a suffix message after seq[:from] in every completion
-// of this node (it is forced here too, or receives one of seq[from:]), none otherwise.
-// A true ancestor's cuts always hold; a sibling half's of a count split may not.
+// seq and load bounds lb: an entry holds when every machine its node took as forced by
+// its count range still takes a suffix message after seq[:from] in every completion of
+// this node (it is forced here too, or receives one of seq[from:]). A true ancestor's
+// entry always holds; a sibling half's of a count split may not. Of the entries that
+// hold, the one with the most such machines (the latest among equals) is taken: its
+// cuts assume the most.
 func (s *search) storedTails(seq []int, from int, lb *loads) []tailCut {
-	e := s.tails.get(seq[:from])
 	now := s.rx.nodeForced(nil, lb)
-	for i, f := range e.forced {
-		if f && !now[i] && !slices.ContainsFunc(seq[from:], func(sym int) bool { return s.rx.mach(sym) == i }) {
-			return nil
+	var best []tailCut
+	most := -1
+	for _, e := range s.tails.get(seq[:from]) {
+		n, holds := 0, true
+		for i, f := range e.forced {
+			if !f {
+				continue
+			}
+			n++
+			if !now[i] && !slices.ContainsFunc(seq[from:], func(sym int) bool { return s.rx.mach(sym) == i }) {
+				holds = false
+				break
+			}
+		}
+		if holds && n > most {
+			best, most = e.tails, n
 		}
 	}
-	return e.tails
+	return best
 }
 
 // countForced returns the machines that nodeForced forces at load bounds lb beyond

@@ -280,6 +280,16 @@ func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
 			t.Errorf("%s: cuts taken %v, want %v", c.name, got, c.want)
 		}
 	}
+	// Once the other half has stored its own cuts, it takes those, and the forced
+	// half keeps taking its own, which assume more.
+	own := tailCut{from: 0, release: -1, coef: make([]float64, in.M()), margin: 2}
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(otherHalf), tails: []tailCut{own}})
+	if got := s.storedTails(nil, 0, otherHalf); len(got) != 1 || got[0].margin != 2 {
+		t.Errorf("the other half took %v, want its own cut", got)
+	}
+	if got := s.storedTails([]int{j}, 0, child(forcedHalf, j)); len(got) != 1 || got[0].margin != 0 {
+		t.Errorf("a child of the forced half took %v, want the forced half's cut", got)
+	}
 	// With m <= n a count range forces nothing, so every node takes the cuts.
 	small := chunky(t, 1, 62)[0]
 	if small.M() > small.N {
@@ -293,5 +303,9 @@ func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
 	s.tails.put(nil, tailEntry{forced: s.rx.countForced(lb), tails: []tailCut{cut}})
 	if len(s.storedTails(nil, 0, (*loads)(nil).withCount(i, 0, 0, small.N, small.M()))) == 0 {
 		t.Error("m <= n: the other half did not take the cuts")
+	}
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(lb), tails: []tailCut{own}})
+	if got := s.tails.get(nil); len(got) != 1 {
+		t.Errorf("m <= n: a prefix keeps %d entries, want its last node's only", len(got))
 	}
 }
