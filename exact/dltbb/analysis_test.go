@@ -49,14 +49,7 @@ func TestAnalyseSeed(t *testing.T) {
 	for i := range load {
 		fmt.Printf("  M%d load %.1f chunks %d load/rho %.2f\n", i, load[i], count[i], load[i]/in.Machines[i].Rho)
 	}
-	seq := res.Sequence
-	if v := os.Getenv("DLTBB_SEQ"); v != "" {
-		seq = nil
-		for _, f := range strings.Split(v, ",") {
-			k, _ := strconv.Atoi(strings.TrimSpace(f))
-			seq = append(seq, k)
-		}
-	}
+	seq := envSeq("DLTBB_SEQ", res.Sequence)
 	objective := res.T
 	if v, err := strconv.ParseFloat(os.Getenv("DLTBB_TARGET"), 64); err == nil {
 		objective = v / (1 - 0.002)
@@ -114,4 +107,19 @@ func TestAnalyseSeed(t *testing.T) {
 				v.use, v.counts, v.tighten, v.linkTail, p, b, s.target(), lps, strings.Join(parts, " "))
 		}
 	}
+}
+
+// envSeq returns the comma-separated integers of the environment variable name, or
+// fallback when it is unset.
+func envSeq(name string, fallback []int) []int {
+	v := os.Getenv(name)
+	if v == "" {
+		return fallback
+	}
+	var seq []int
+	for _, f := range strings.Split(v, ",") {
+		k, _ := strconv.Atoi(strings.TrimSpace(f))
+		seq = append(seq, k)
+	}
+	return seq
 }

@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
@@ -36,13 +35,8 @@ func TestAnalyseEnergy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := os.Getenv("DLTBB_SYMSEQ"); v != "" {
+	if seq := envSeq("DLTBB_SYMSEQ", nil); seq != nil {
 		// The exact LP of one symbol sequence (m+i: M_i out-of-core), by the evaluator.
-		var seq []int
-		for _, f := range strings.Split(v, ",") {
-			k, _ := strconv.Atoi(strings.TrimSpace(f))
-			seq = append(seq, k)
-		}
 		rx := newRelax(in)
 		x, obj, err := chainLP(rx.build(seq, nil, nil).lp)
 		if err != nil {
@@ -133,14 +127,7 @@ func TestAnalyseEnergy(t *testing.T) {
 		return
 	}
 	var cuts [][]int
-	path := res.Sequence
-	if v := os.Getenv("DLTBB_PATH"); v != "" {
-		path = nil
-		for _, f := range strings.Split(v, ",") {
-			k, _ := strconv.Atoi(strings.TrimSpace(f))
-			path = append(path, k)
-		}
-	}
+	path := envSeq("DLTBB_PATH", res.Sequence)
 	for p := 1; p <= in.N; p++ {
 		cuts = show(fmt.Sprintf("prefix %v", path[:p]), path[:p], cuts, ms)
 	}
