@@ -57,7 +57,8 @@
 // chunks of its machine, so T − t_p is at least a convex function of the suffix loads
 // (Queyranne's inequality for the link, weighted by each chunk's remaining compute
 // time), whose tangents at the LP point are added as linear cuts, a few rounds per
-// node, and passed on to the children. Each machine's term is taken in its
+// node, and passed on to the children (by prefix, and only where the machines they
+// count on as forced still take a message: tailStore). Each machine's term is taken in its
 // perspective form with its message count (a machine with load takes a whole message),
 // so that a suffix spread over more machines than it has messages is charged as if it
 // were concentrated on as many machines as it has messages. They charge the order of
