@@ -175,7 +175,8 @@ type tailStore struct {
 }
 
 // tailEntry is one node's binding link-and-tail cuts, with forced, the machines its
-// count range alone forced (relax.countForced; nil for none).
+// count range alone forced (relax.countForced over the search's forced machines; nil
+// for none).
 type tailEntry struct {
 	forced []bool
 	tails  []tailCut
@@ -215,8 +216,7 @@ func (ts *tailStore) put(seq []int, e tailEntry) {
 		ts.m = map[string][]tailEntry{}
 	}
 	key := tailKey(seq)
-	out := make([]tailEntry, 0, maxEntriesPerPrefix)
-	out = append(out, e)
+	out := []tailEntry{e}
 	for _, old := range ts.m[key] {
 		if len(out) < maxEntriesPerPrefix && !slices.Equal(old.forced, e.forced) {
 			out = append(out, old)
@@ -254,25 +254,6 @@ func (s *search) storedTails(seq []int, from int, lb *loads) []tailCut {
 		}
 	}
 	return best
-}
-
-// countForced returns the machines that nodeForced forces at load bounds lb beyond
-// the search's forced machines: with more machines than messages, those whose count
-// range starts at one message or more (nil for none).
-func (r *relax) countForced(lb *loads) []bool {
-	if lb == nil || lb.kLo == nil || r.m <= r.n {
-		return nil
-	}
-	var out []bool
-	for i, lo := range lb.kLo {
-		if lo > 0 && !r.forced[i] {
-			if out == nil {
-				out = make([]bool, r.m)
-			}
-			out[i] = true
-		}
-	}
-	return out
 }
 
 // bindingTails returns the cuts of tails that hold with (almost) no slack at x.

@@ -255,7 +255,7 @@ func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
 	forcedHalf := (*loads)(nil).withCount(i, 1, rem, rem, in.M())
 	otherHalf := (*loads)(nil).withCount(i, 0, 0, rem, in.M())
 	cut := tailCut{from: 0, release: -1, coef: make([]float64, in.M())}
-	s.tails.put(nil, tailEntry{forced: s.rx.countForced(forcedHalf), tails: []tailCut{cut}})
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(s.rx.forced, forcedHalf), tails: []tailCut{cut}})
 	child := func(lb *loads, k int) *loads {
 		out, ok := lb.child(k)
 		if !ok {
@@ -283,7 +283,7 @@ func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
 	// Once the other half has stored its own cuts, it takes those, and the forced
 	// half keeps taking its own, which assume more.
 	own := tailCut{from: 0, release: -1, coef: make([]float64, in.M()), margin: 2}
-	s.tails.put(nil, tailEntry{forced: s.rx.countForced(otherHalf), tails: []tailCut{own}})
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(s.rx.forced, otherHalf), tails: []tailCut{own}})
 	if got := s.storedTails(nil, 0, otherHalf); len(got) != 1 || got[0].margin != 2 {
 		t.Errorf("the other half took %v, want its own cut", got)
 	}
@@ -297,14 +297,14 @@ func TestStoredTailsNeedTheirForcedMachines(t *testing.T) {
 	}
 	s = searchAt(small, math.Inf(1), Options{})
 	lb := (*loads)(nil).withCount(i, 1, small.N, small.N, small.M())
-	if f := s.rx.countForced(lb); f != nil {
+	if f := s.rx.countForced(s.rx.forced, lb); f != nil {
 		t.Fatalf("m <= n: count range forced %v", f)
 	}
-	s.tails.put(nil, tailEntry{forced: s.rx.countForced(lb), tails: []tailCut{cut}})
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(s.rx.forced, lb), tails: []tailCut{cut}})
 	if len(s.storedTails(nil, 0, (*loads)(nil).withCount(i, 0, 0, small.N, small.M()))) == 0 {
 		t.Error("m <= n: the other half did not take the cuts")
 	}
-	s.tails.put(nil, tailEntry{forced: s.rx.countForced(lb), tails: []tailCut{own}})
+	s.tails.put(nil, tailEntry{forced: s.rx.countForced(s.rx.forced, lb), tails: []tailCut{own}})
 	if got := s.tails.get(nil); len(got) != 1 {
 		t.Errorf("m <= n: a prefix keeps %d entries, want its last node's only", len(got))
 	}

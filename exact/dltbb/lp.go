@@ -261,20 +261,31 @@ func (r *relax) nodeForced(ms *machineSet, lb *loads) []bool {
 	if ms != nil {
 		forced = ms.forced
 	}
-	if lb == nil || lb.kLo == nil || r.m <= r.n {
+	out := r.countForced(forced, lb)
+	if out == nil {
 		return forced
+	}
+	for i, f := range forced {
+		out[i] = out[i] || f
+	}
+	return out
+}
+
+// countForced returns the machines that the count ranges of lb force beyond those of
+// base: with more machines than messages, those whose range starts at one suffix
+// message or more (nil for none, and always with m <= n).
+func (r *relax) countForced(base []bool, lb *loads) []bool {
+	if lb == nil || lb.kLo == nil || r.m <= r.n {
+		return nil
 	}
 	var out []bool
 	for i, lo := range lb.kLo {
-		if lo > 0 && !forced[i] {
+		if lo > 0 && !base[i] {
 			if out == nil {
-				out = append([]bool(nil), forced...)
+				out = make([]bool, r.m)
 			}
 			out[i] = true
 		}
-	}
-	if out == nil {
-		return forced
 	}
 	return out
 }

@@ -276,7 +276,7 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		}
 		if !added {
 			if link {
-				s.tails.put(seq, tailEntry{forced: s.rx.countForced(lb), tails: s.rx.bindingTails(nl, seq, tails, x)})
+				s.tails.put(seq, tailEntry{forced: s.rx.countForced(s.rx.forced, lb), tails: s.rx.bindingTails(nl, seq, tails, x)})
 			}
 			return x, bound, cuts, true, lps, nil
 		}
