@@ -172,3 +172,38 @@ func TestCountSplitKeepsTheEnergyOptimum(t *testing.T) {
 		t.Fatal("no node was split: the test checks nothing")
 	}
 }
+
+// TestSplitCostsPredictFromTheHistory checks the pseudo-costs of pickSplit: without a
+// history every side predicts 1 (the most fractional count is picked), a side without
+// its own history takes the mean of the machines that have one, and the product of
+// the predicted rises prefers the split that raised both sides.
+func TestSplitCostsPredictFromTheHistory(t *testing.T) {
+	var c splitCosts
+	if got := c.score(0, 0.5, 0.5); got != 0.25 {
+		t.Fatalf("empty history: score %g, want 0.25", got)
+	}
+	if c.score(0, 0.5, 0.5) <= c.score(0, 0.2, 0.8) {
+		t.Fatal("empty history: the most fractional count must score highest")
+	}
+	c.add(3, 0, 0, 0.02, 0.5)  // M_0 down: 0.04 per unit
+	c.add(3, 0, 0, 0.04, 0.5)  // and 0.08: mean 0.06
+	c.add(3, 1, 0, 0.01, 0.5)  // M_0 up: 0.02
+	c.add(3, 0, 1, -0.01, 0.5) // M_1 down: a fall counts as no rise
+	c.add(3, 1, 1, 0.30, 0.5)  // M_1 up: 0.6
+	for _, tc := range []struct {
+		d, i int
+		want float64
+	}{
+		{0, 0, 0.06}, {1, 0, 0.02}, {0, 1, 0}, {1, 1, 0.6},
+		{0, 2, 0.03}, {1, 2, 0.31}, // M_2: the means of M_0 and M_1
+	} {
+		if got := c.rate(tc.d, tc.i); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("rate(%d, %d) = %g, want %g", tc.d, tc.i, got, tc.want)
+		}
+	}
+	// M_1 never raised its down side: its product is the floor times the up side,
+	// below M_0's, whose sides both rose.
+	if c.score(1, 0.5, 0.5) >= c.score(0, 0.5, 0.5) {
+		t.Errorf("a split that raised one side only scores %g, above %g", c.score(1, 0.5, 0.5), c.score(0, 0.5, 0.5))
+	}
+}

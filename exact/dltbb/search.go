@@ -150,6 +150,8 @@ type search struct {
 	// diveAt is the first node number at which the next dive may run, diveStride the
 	// interval that set it (dived); zero before the first dive.
 	diveAt, diveStride int
+	// costs are the pseudo-costs of the count splits (counts.go), the search's own.
+	costs splitCosts
 }
 
 // retarget tightens the forced machines and load bounds to the target (min-time; for
