@@ -132,13 +132,14 @@ func (s *search) pickSplit(seq []int, ms *machineSet, lb *loads, x []float64) (i
 // count, as before the pseudo-costs. Each search (each worker of the parallel tree)
 // keeps its own.
 //
-// Measured on the §6.4 generator (m = 10, n = 12, 0.2 %, 120 s of CPU, seeds 1-90,
-// two runs side by side): the shifted geometric mean of the CPU times (shift 1 s)
-// fell from 3.60 to 3.45 s, the total from 762.5 to 758.5 s; the two seeds still
-// open, 50 and 63, ended at 0.470 % and 0.399 % instead of 0.594 % and 0.460 %.
-// Strong branching on the first splits of each machine (up to four candidates, each
-// with both sides solved, until a machine has four splits per side) was tried on
-// top: seed 50 0.447 %, seed 63 0.405 %, seeds 37 and 41 slower by 10-20 %; not kept.
+// Measured on the §6.4 generator (m = 10, n = 12, 0.2 %, one thread): over seeds
+// 1-90 the 88 proven within 120 s of CPU took 3.6 % fewer LPs (4.80 against 4.98
+// million); run to the end, seed 50 is proven in 1.55 million LPs and 161 s of CPU
+// instead of 212 s, seed 63 in the same 150 s. (Gaps after a CPU budget were
+// compared too, but they move with the load of the other core.) Strong branching on
+// the first splits of each machine (up to four candidates, each with both sides
+// solved, until a machine has four splits per side) was tried on top: seeds 37 and
+// 41 took 13-22 % more LPs, and the open seeds gained nothing; not kept.
 type splitCosts struct {
 	sum [2][]float64
 	n   [2][]int
