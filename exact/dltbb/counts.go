@@ -33,8 +33,9 @@ import "math"
 // many machines as messages a machine already served in the prefix is split instead,
 // the side k_i >= 1 counting it as one whole suffix message (splitsUse).
 //
-// Min-time nodes pick their split after their load bounds (tighten), min-energy ones
-// when their parent solves them. Measured on the §6.4 generator (m = 10, n = 12, one
+// Nodes pick their split after their load bounds (tighten); min-energy ones did so
+// when their parent solved them until the min-energy search had load bounds too.
+// Measured on the §6.4 generator (m = 10, n = 12, one
 // thread, 60 s of CPU): seed 4 proven in 4.8-7.5 s (1.61 % open without), seed 1 in
 // 6 s (41 s), seed 6 in 6 s (36 s); seed 2, whose gap is the order of its messages on
 // the link, does worse (1.62 % against 1.49 %).

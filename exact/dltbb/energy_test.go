@@ -49,7 +49,14 @@ func tinyEnergy(t *testing.T, count int, seed uint64) []*dm.Instance {
 // leaf LP's value is the evaluator's energy of its schedule (the leaf LP is exact).
 func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) float64 {
 	t.Helper()
-	best := math.Inf(1)
+	best, _ := bestEnergyCompletion(t, rx, prefix, ms)
+	return best
+}
+
+// bestEnergyCompletion is energyCompletions with the schedule of the lowest energy.
+func bestEnergyCompletion(t *testing.T, rx *relax, prefix []int, ms *machineSet) (float64, dm.Schedule) {
+	t.Helper()
+	best, arg := math.Inf(1), dm.Schedule{}
 	syms := rx.symbols()
 	var rec func(seq []int)
 	rec = func(seq []int) {
@@ -71,7 +78,9 @@ func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) fl
 			if v := obj + nl.konst; math.Abs(v-r.E) > 1e-6*math.Max(1, r.E) {
 				t.Fatalf("sequence %v: leaf LP %g, evaluator %g", seq, v, r.E)
 			}
-			best = math.Min(best, r.E)
+			if r.E < best {
+				best, arg = r.E, rx.schedule(seq, x)
+			}
 			return
 		}
 		for _, i := range syms {
@@ -79,7 +88,7 @@ func energyCompletions(t *testing.T, rx *relax, prefix []int, ms *machineSet) fl
 		}
 	}
 	rec(prefix)
-	return best
+	return best, arg
 }
 
 // The min-energy node bound is below the best completion of every node the search

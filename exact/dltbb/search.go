@@ -152,6 +152,9 @@ type search struct {
 	diveAt, diveStride int
 	// costs are the pseudo-costs of the count splits (counts.go), the search's own.
 	costs splitCosts
+	// tightens counts, per depth, the nodes offered their load bounds and those
+	// that got them and were pruned by them (tightenPays), the search's own.
+	tightens []tightenCount
 }
 
 // retarget tightens the forced machines and load bounds to the target (min-time; for
@@ -547,7 +550,9 @@ type item struct {
 	cuts  [][]int
 	ms    *machineSet // min-energy: the machines decided used or not; nil for min-time
 	lb    *loads      // load bounds of the subtree (tightenLoads), nil for none yet
-	tight bool        // lb and bound are this node's own (tightenLoads ran on it)
+	// tight: the node's load bounds are settled: tightenLoads ran on it, or it was
+	// not worth it at its depth (tightenPays) and its parent's stand.
+	tight bool
 	// splitOn is the machine (plus one) whose message count the node is split on
 	// before its children are solved (counts.go), at the LP's value splitAt; 0 for
 	// none. splits counts the splits in a row that led to the node.
@@ -653,10 +658,10 @@ func (s *search) run(ctx context.Context) error {
 }
 
 // needsTighten reports whether the open node it is due for its load bounds
-// (tightenLoads) before its children are solved: a min-time node other than the
-// root that has not had them.
+// (tightenLoads) before its children are solved: a node other than the root, with
+// its machine set decided (min-energy), that has not had them.
 func (s *search) needsTighten(it item) bool {
-	return it.ms.complete(s.in.M()) && !it.tight && !s.opt.NoTighten && s.rx.energy == nil && len(it.seq) > 0
+	return it.ms.complete(s.in.M()) && !it.tight && !s.opt.NoTighten && len(it.seq) > 0
 }
 
 // needsSplit reports whether the open node it is due for a count split (counts.go)
@@ -677,16 +682,14 @@ func (s *search) exhausted(q *queue) {
 	s.res.Optimal = true
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
-		// only decreases: the optimum is >= the current target.
-		// A min-time node bound above the target is not a bound on its subtree: its
-		// forced machines, load bounds, cut lengths and column bounds hold only for
-		// schedules shorter than the target, and a completion between the target and
-		// that bound is not ruled out. Min-energy node bounds do not depend on the
-		// target (they follow from the deadline), so the smallest open one holds.
+		// only decreases: the optimum is >= the current target, and no more is
+		// known. A node bound above the target is not a bound on its subtree: its
+		// forced machines and load bounds (min-time and min-energy), cut lengths and
+		// column bounds hold only for schedules below the target, and a completion
+		// between the target and that bound is not ruled out. (Min-energy once
+		// reported the smallest open bound above the target; a node pruned with a
+		// smaller one could hide a better schedule than that claim.)
 		s.res.Bound = s.target()
-		if q.Len() > 0 && s.rx.energy != nil {
-			s.res.Bound = math.Min(s.res.Objective, math.Max(s.res.Bound, (*q)[0].bound))
-		}
 	}
 	if s.res.Bound > s.failedBound {
 		s.res.Bound = s.failedBound
@@ -777,6 +780,9 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		it := item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: k.lb}
+		if s.needsTighten(it) && !s.tightenPays(len(it.seq)) {
+			it.tight = true
+		}
 		if !s.needsTighten(it) {
 			// A node due for its load bounds picks its split after them (tighten).
 			it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, k.lb, k.x)

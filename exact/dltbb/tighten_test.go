@@ -107,3 +107,122 @@ func TestSolveWithAndWithoutTighteningAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestEnergyTightenedLoadsHoldInEveryCompletion is TestTightenedLoadsHoldInEveryCompletion
+// for min-energy: on every prefix of every complete machine set of random tiny
+// min-energy instances, with the load bounds inherited from parent to child and the
+// energy target just above the optimum and looser, the best completion below the
+// target keeps every suffix load within the bounds, the node bound with them is below
+// it, and a node declared infeasible has no completion below the target.
+func TestEnergyTightenedLoadsHoldInEveryCompletion(t *testing.T) {
+	tightened, walked := 0, 0
+	for k, in := range tinyEnergy(t, 12, 11) {
+		rx := newRelax(in)
+		rx.setTarget(rx.deadline)
+		opt := energyCompletions(t, rx, nil, nil)
+		if math.IsInf(opt, 1) {
+			continue // an infeasible deadline: nothing to bound
+		}
+		for _, target := range []float64{opt * 1.001, opt * 1.05} {
+			s := &search{in: in, solver: chainLP, rx: rx, res: &Result{Feasible: true, Objective: target}}
+			var walk func(prefix []int, cuts [][]int, ms *machineSet, parent *loads)
+			walk = func(prefix []int, cuts [][]int, ms *machineSet, parent *loads) {
+				walked++
+				best, sch := bestEnergyCompletion(t, rx, prefix, ms)
+				lb, _, ok := s.tightenLoads(prefix, cuts, ms, parent)
+				if !ok {
+					if best < target*(1-1e-9) {
+						t.Fatalf("instance %d prefix %v (target %g): declared infeasible, a completion has E = %g", k, prefix, target, best)
+					}
+					return
+				}
+				if best < target {
+					load := make([]float64, in.M())
+					for _, msg := range sch.Messages[len(prefix):] {
+						load[msg.Machine] += msg.Size
+					}
+					for i, l := range load {
+						if l > lb.max[i]+1e-7*in.V {
+							t.Fatalf("instance %d prefix %v (target %g): M%d takes %g in the best completion, bound %g", k, prefix, target, i+1, l, lb.max[i])
+						}
+						if lb.max[i] < rx.betaMax[i]*(1-1e-3) {
+							tightened++
+						}
+					}
+				}
+				_, b, c, feasible, _, err := s.solveCounted(prefix, cuts, ms, lb)
+				if err != nil {
+					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+				}
+				if best < target {
+					if !feasible {
+						t.Fatalf("instance %d prefix %v (target %g): LP infeasible with the bounds, a completion has E = %g", k, prefix, target, best)
+					}
+					if b > best*(1+1e-7)+1e-7 {
+						t.Fatalf("instance %d prefix %v (target %g): bound %g above the best completion %g", k, prefix, target, b, best)
+					}
+				}
+				if len(prefix)+1 < in.N && feasible {
+					for _, i := range s.symbolsOf(ms) {
+						walk(append(append([]int(nil), prefix...), i), c, ms, lb)
+					}
+				}
+			}
+			var sets func(ms *machineSet)
+			sets = func(ms *machineSet) {
+				if ms.complete(rx.m) {
+					walk(nil, nil, ms, nil)
+					return
+				}
+				for _, c := range rx.children(ms) {
+					sets(c)
+				}
+			}
+			sets(rx.rootSet())
+		}
+	}
+	if tightened == 0 {
+		t.Fatalf("no load bound was tightened in %d nodes: the test checks nothing", walked)
+	}
+}
+
+// TestTightenPaysWhereItPrunes checks the rule of tightenPays: a min-time search always
+// tightens; a min-energy one tightens the first tightenProbe nodes of a depth, then
+// only every tightenProbe-th node of a depth where fewer than one in tightenHit was
+// pruned by its load bounds, and every node of a depth where more were.
+func TestTightenPaysWhereItPrunes(t *testing.T) {
+	in := tinyEnergy(t, 1, 3)[0]
+	for _, c := range []struct {
+		name          string
+		energy        bool
+		runs, pruned  int
+		offers, wants int // of offers more nodes at the depth, how many get their bounds
+	}{
+		{"min-time, never pruned", false, 1000, 0, 64, 64},
+		{"min-energy, first nodes", true, 0, 0, tightenProbe, tightenProbe},
+		{"min-energy, never pruned", true, tightenProbe, 0, 4 * tightenProbe, 4},
+		{"min-energy, rarely pruned", true, 10 * tightenHit, 9, 4 * tightenProbe, 4},
+		{"min-energy, pruned often enough", true, 10 * tightenHit, 10, 64, 64},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rx := newRelax(in)
+			if !c.energy {
+				rx.energy = nil
+			}
+			s := &search{in: in, rx: rx}
+			*s.tightenCount(5) = tightenCount{runs: c.runs, pruned: c.pruned}
+			got := 0
+			for range c.offers {
+				if s.tightenPays(5) {
+					got++
+				}
+			}
+			if got != c.wants {
+				t.Fatalf("%d of %d nodes get their load bounds, want %d", got, c.offers, c.wants)
+			}
+			if s.tightenCount(4).offered != 0 && c.energy {
+				t.Fatalf("depth 4 counted offers of depth 5")
+			}
+		})
+	}
+}
