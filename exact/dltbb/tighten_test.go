@@ -43,25 +43,9 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			walk = func(prefix []int, cuts [][]int, parent *loads) {
 				best, sch := bestCompletion(t, in, prefix)
 				lb, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
+				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
-					if best < target*(1-1e-9) {
-						t.Fatalf("instance %d prefix %v (target %g): declared infeasible, a completion has T = %g", k, prefix, target, best)
-					}
 					return
-				}
-				if best < target {
-					load := make([]float64, in.M())
-					for _, msg := range sch.Messages[len(prefix):] {
-						load[msg.Machine] += msg.Size
-					}
-					for i, l := range load {
-						if l > lb.max[i]+1e-7*in.V {
-							t.Fatalf("instance %d prefix %v (target %g): M%d takes %g in the best completion, bound %g", k, prefix, target, i+1, l, lb.max[i])
-						}
-						if lb.max[i] < s.rx.betaMax[i]*(1-1e-3) {
-							tightened++
-						}
-					}
 				}
 				_, b, c, feasible, _, err := s.solveCounted(prefix, cuts, nil, lb)
 				if err != nil {
@@ -82,6 +66,38 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 	if tightened == 0 {
 		t.Fatal("no load bound was tightened: the test checks nothing")
 	}
+}
+
+// checkTightened checks the load bounds lb that tightenLoads gave the node with
+// prefix (ok false: declared infeasible) against the best completion below the
+// target (objective best, schedule sch): a node declared infeasible has none, and
+// that completion's suffix loads are within the bounds. It returns how many bounds
+// are tighter than the search's capacities.
+func checkTightened(t *testing.T, k int, s *search, prefix []int, target, best float64, sch dm.Schedule, lb *loads, ok bool) int {
+	t.Helper()
+	if !ok {
+		if best < target*(1-1e-9) {
+			t.Fatalf("instance %d prefix %v (target %g): declared infeasible, a completion has %g", k, prefix, target, best)
+		}
+		return 0
+	}
+	if best >= target {
+		return 0
+	}
+	in, tightened := s.in, 0
+	load := make([]float64, in.M())
+	for _, msg := range sch.Messages[len(prefix):] {
+		load[msg.Machine] += msg.Size
+	}
+	for i, l := range load {
+		if l > lb.max[i]+1e-7*in.V {
+			t.Fatalf("instance %d prefix %v (target %g): M%d takes %g in the best completion, bound %g", k, prefix, target, i+1, l, lb.max[i])
+		}
+		if lb.max[i] < s.rx.betaMax[i]*(1-1e-3) {
+			tightened++
+		}
+	}
+	return tightened
 }
 
 // TestSolveWithAndWithoutTighteningAgree solves random tiny instances with and
@@ -130,25 +146,9 @@ func TestEnergyTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 				walked++
 				best, sch := bestEnergyCompletion(t, rx, prefix, ms)
 				lb, _, ok := s.tightenLoads(prefix, cuts, ms, parent)
+				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
-					if best < target*(1-1e-9) {
-						t.Fatalf("instance %d prefix %v (target %g): declared infeasible, a completion has E = %g", k, prefix, target, best)
-					}
 					return
-				}
-				if best < target {
-					load := make([]float64, in.M())
-					for _, msg := range sch.Messages[len(prefix):] {
-						load[msg.Machine] += msg.Size
-					}
-					for i, l := range load {
-						if l > lb.max[i]+1e-7*in.V {
-							t.Fatalf("instance %d prefix %v (target %g): M%d takes %g in the best completion, bound %g", k, prefix, target, i+1, l, lb.max[i])
-						}
-						if lb.max[i] < rx.betaMax[i]*(1-1e-3) {
-							tightened++
-						}
-					}
 				}
 				_, b, c, feasible, _, err := s.solveCounted(prefix, cuts, ms, lb)
 				if err != nil {
