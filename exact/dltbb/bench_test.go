@@ -102,10 +102,7 @@ func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
-		b.ReportMetric(float64(res.Nodes), "nodes/op")
-		b.ReportMetric(float64(res.LPs), "LPs/op")
-		b.ReportMetric(100*(res.T-res.Bound)/res.T, "gap%")
+		reportSolve(b, res, c0)
 	}
 	type variant struct {
 		name string
@@ -129,6 +126,15 @@ func benchCase(b *testing.B, m int, seed uint64, gap float64, maxNodes int) {
 			b.Run(v.name, func(b *testing.B) { run(b, 2, v.opt) })
 		}
 	})
+}
+
+// reportSolve reports the last of b.N solves, res, and the CPU time per solve since
+// c0: what benchstat compares besides ns/op.
+func reportSolve(b *testing.B, res *Result, c0 float64) {
+	b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(res.Nodes), "nodes/op")
+	b.ReportMetric(float64(res.LPs), "LPs/op")
+	b.ReportMetric(100*(res.Objective-res.Bound)/res.Objective, "gap%")
 }
 
 // cpuSeconds returns the user and system CPU time of the process so far.
@@ -182,10 +188,7 @@ func benchEnergy(b *testing.B, seed uint64, T float64, maxNodes int) {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((cpuSeconds()-c0)/float64(b.N), "cpu-s/op")
-			b.ReportMetric(float64(res.Nodes), "nodes/op")
-			b.ReportMetric(float64(res.LPs), "LPs/op")
-			b.ReportMetric(100*(res.Objective-res.Bound)/res.Objective, "gap%")
+			reportSolve(b, res, c0)
 		})
 	}
 }

@@ -70,7 +70,7 @@ type Result struct {
 	Objective float64
 	T         float64     // the best schedule's length (the makespan, or the fixed length)
 	E         float64     // the best schedule's energy, by the evaluator
-	Bound     float64     // a proven lower bound on the optimal objective (Objective itself when the tree is exhausted)
+	Bound     float64     // a proven lower bound on the optimal objective (Objective·(1 − Gap) when the tree is exhausted)
 	Schedule  dm.Schedule // the best schedule (n messages)
 	Sequence  []int       // its machine sequence
 	Nodes     int         // nodes expanded
@@ -653,7 +653,7 @@ func (s *search) run(ctx context.Context) error {
 			s.retarget()
 		}
 	}
-	s.exhausted(q)
+	s.exhausted()
 	return nil
 }
 
@@ -676,9 +676,9 @@ func (s *search) stopped(top float64) {
 	s.res.Bound = math.Min(math.Min(math.Max(top, s.rx.lowerBound()), s.res.Objective), s.failedBound)
 }
 
-// exhausted sets the outcome of a search whose open nodes q are all at or above the
+// exhausted sets the outcome of a search whose open nodes are all at or above the
 // target (or none is left): Optimal, with the target as the bound.
-func (s *search) exhausted(q *queue) {
+func (s *search) exhausted() {
 	s.res.Optimal = true
 	if s.res.Feasible {
 		// Every node ever pruned had a bound >= the target of its time, and the target
@@ -780,10 +780,11 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		it := item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: k.lb}
-		if s.needsTighten(it) && !s.tightenPays(len(it.seq)) {
-			it.tight = true
+		due := s.needsTighten(it)
+		if due && !s.tightenPays(len(it.seq)) {
+			it.tight, due = true, false // its parent's load bounds stand
 		}
-		if !s.needsTighten(it) {
+		if !due {
 			// A node due for its load bounds picks its split after them (tighten).
 			it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, k.lb, k.x)
 		}

@@ -95,22 +95,23 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	errs := make([]error, len(todo))
 	warm := &warmStart{}
 	defer warm.release()
+	// The rows of every one of these LPs: the node's, and T <= target (min-energy:
+	// the node's energy below the target). Solvers do not modify them.
+	row, rhs := make([]float64, len(nl.lp.C)), target
+	if r.energy != nil {
+		copy(row, nl.lp.C)
+		rhs -= nl.konst
+	} else {
+		row[nl.T] = 1
+	}
+	rows := append(nl.lp.Rows[:len(nl.lp.Rows):len(nl.lp.Rows)], row)
+	rel := append(nl.lp.Rel[:len(nl.lp.Rel):len(nl.lp.Rel)], le)
+	b := append(nl.lp.B[:len(nl.lp.B):len(nl.lp.B)], rhs)
 	for k := range todo {
 		lp := *nl.lp
-		lp.warm = warm
+		lp.warm, lp.Rows, lp.Rel, lp.B = warm, rows, rel, b
 		lp.C = make([]float64, len(nl.lp.C))
 		lp.C[nl.beta+todo[k]] = -1
-		row, rhs := make([]float64, len(lp.C)), target
-		if r.energy != nil {
-			// Min-energy: the node's energy below the target.
-			copy(row, nl.lp.C)
-			rhs -= nl.konst
-		} else {
-			row[nl.T] = 1
-		}
-		lp.Rows = append(lp.Rows[:len(lp.Rows):len(lp.Rows)], row)
-		lp.Rel = append(lp.Rel[:len(lp.Rel):len(lp.Rel)], le)
-		lp.B = append(lp.B[:len(lp.B):len(lp.B)], rhs)
 		_, obj[k], errs[k] = s.solver(&lp)
 	}
 	lps = len(todo)

@@ -87,7 +87,7 @@ func (s *search) runParallel(ctx context.Context, q *queue) error {
 		s.stopped((*q)[0].bound)
 		return nil
 	}
-	s.exhausted(q)
+	s.exhausted()
 	return nil
 }
 
