@@ -30,12 +30,19 @@ func dualStart(p *LP) (*tableau, bool) {
 	stride := width + warmRoom
 	buf := tableauBuffer(mr * stride)
 	t := &tableau{lp: p, buf: buf, tab: make([][]float64, mr), basis: make([]int, mr), d: make([]float64, width, stride), art: art,
-		cols: rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}}
+		cols: rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}, scale: make([]float64, mr)}
 	si, ai := n, art
 	for r := range mr {
 		row := buf[r*stride : r*stride+width : (r+1)*stride]
 		copy(row, p.Rows[r])
 		row[rhs] = p.B[r]
+		// Scaled rows (rowScale): the point and the objective stay; the
+		// multipliers are scaled back in solution.
+		rs := rowScale(p.Rows[r])
+		for c := range row {
+			row[c] *= rs
+		}
+		t.scale[r] = rs
 		t.cols.slack[r], t.cols.art[r] = -1, -1
 		switch {
 		case p.Rel[r] == eq:
@@ -114,7 +121,11 @@ func (t *tableau) dual(p *LP) bool {
 			if a >= -simplexPivotTol {
 				continue
 			}
-			q := math.Max(t.d[c], 0) / -a
+			dc := t.d[c]
+			if dc < 0 {
+				dc = 0 // not math.Max, a call on amd64, in the hottest loop but one
+			}
+			q := dc / -a
 			if q < ratio-1e-12 || q <= ratio+1e-12 && -a > size {
 				enter, ratio, size = c, q, -a
 			}

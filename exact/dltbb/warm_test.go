@@ -237,3 +237,57 @@ func TestAxpyGatherMatchesTheSafeLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestDualStartMultipliersCertifyScaledRows: dualStart works on rows scaled to a
+// largest entry of 1 (rowScale) and scales the multipliers back, so that they
+// certify the optimum of the program as given. Rows here are multiplied by 1e-3 to
+// 1e3 first; a multiplier left unscaled would miss the objective by that factor.
+func TestDualStartMultipliersCertifyScaledRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	solved := 0
+	for range 200 {
+		n := 4 + rng.IntN(10)
+		p := randomLP(rng, n, 3+rng.IntN(12))
+		for r := range p.Rows {
+			f := math.Pow(10, rng.Float64()*6-3)
+			row := make([]float64, n)
+			for j, a := range p.Rows[r] {
+				row[j] = a * f
+			}
+			p.Rows[r], p.B[r] = row, p.B[r]*f
+		}
+		p.U = make([]float64, n) // every point has sum(x) <= 10 n
+		for j := range p.U {
+			p.U[j] = 10 * float64(n)
+		}
+		tab, ok := dualStart(p)
+		if !ok {
+			continue
+		}
+		solved++
+		s := tab.solution()
+		sameAnswer(t, "dual start, scaled rows", p, s, nil)
+		if b := DualBound(p, s.Y); b < s.Obj-1e-6*math.Max(1, math.Abs(s.Obj)) {
+			t.Fatalf("multipliers bound %.12g, objective %.12g", b, s.Obj)
+		}
+	}
+	if solved < 100 {
+		t.Fatalf("only %d of 200 programs solved from the slack basis", solved)
+	}
+}
+
+func TestRowScale(t *testing.T) {
+	for _, c := range []struct {
+		row  []float64
+		want float64
+	}{
+		{[]float64{0, 0}, 1},
+		{[]float64{0.5, -2, 1}, 0.5},
+		{[]float64{-4e3, 1e-3}, 1 / 4e3},
+		{nil, 1},
+	} {
+		if got := rowScale(c.row); got != c.want {
+			t.Errorf("rowScale(%v) = %g, want %g", c.row, got, c.want)
+		}
+	}
+}
