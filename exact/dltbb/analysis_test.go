@@ -64,7 +64,7 @@ func TestAnalyseSeed(t *testing.T) {
 		for p := 0; p <= len(seq); p++ {
 			pre := seq[:p]
 			if v.tighten && p > 0 && p < in.N {
-				lb, _, _ = s.tightenLoads(pre, cuts, nil, lb)
+				lb, _, _, _ = s.tightenLoads(pre, cuts, nil, lb)
 			}
 			if v.counts && p < in.N {
 				// The sequence's own suffix counts, the tightest count ranges.

@@ -42,7 +42,7 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			var walk func(prefix []int, cuts [][]int, parent *loads)
 			walk = func(prefix []int, cuts [][]int, parent *loads) {
 				best, sch := bestCompletion(t, in, prefix)
-				lb, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
+				lb, _, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
 				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
 					return
@@ -145,7 +145,7 @@ func TestEnergyTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			walk = func(prefix []int, cuts [][]int, ms *machineSet, parent *loads) {
 				walked++
 				best, sch := bestEnergyCompletion(t, rx, prefix, ms)
-				lb, _, ok := s.tightenLoads(prefix, cuts, ms, parent)
+				lb, _, _, ok := s.tightenLoads(prefix, cuts, ms, parent)
 				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
 					return
