@@ -127,7 +127,10 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 		case errors.Is(err, ErrInfeasible):
 			return out, nil, lps, false
 		case err == nil:
-			at = &nodePoint{x: x, bound: bound - lpBoundSlack*math.Abs(bound)}
+			// The loads its columns were laid out with (suffixColumns): out.max
+			// changes below.
+			built := &loads{max: append([]float64(nil), out.max...), kLo: out.kLo, kHi: out.kHi, floor: out.floor}
+			at = &nodePoint{x: x, bound: bound - lpBoundSlack*math.Abs(bound), lb: built}
 		}
 	}
 	for k := range todo {
@@ -150,11 +153,13 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	return out, at, lps, true
 }
 
-// nodePoint is an optimal point x of a node LP and its bound (the solver's objective,
-// less lpBoundSlack).
+// nodePoint is an optimal point x of a node LP, its bound (the solver's objective,
+// less lpBoundSlack) and the load bounds the LP was built with, which decide where its
+// columns are (pickSplit reads x with them).
 type nodePoint struct {
 	x     []float64
 	bound float64
+	lb    *loads
 }
 
 // loadSlack, relative to V, is added to every load bound of tightenLoads: room for a
@@ -192,7 +197,7 @@ func (s *search) tighten(it item) (out item, pruned bool) {
 			return out, true
 		}
 		out.bound = math.Max(it.bound, at.bound)
-		out.splitOn, out.splitAt = s.pickSplit(it.seq, it.ms, lb, at.x)
+		out.splitOn, out.splitAt = s.pickSplit(it.seq, it.ms, at.lb, at.x)
 		return out, false
 	}
 	x, b, cuts, ok, lps, err := s.solveCounted(it.seq, it.cuts, it.ms, lb)

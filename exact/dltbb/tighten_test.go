@@ -30,7 +30,7 @@ func bestCompletion(t *testing.T, in *dm.Instance, prefix []int) (float64, dm.Sc
 // with them is below that completion, and a node declared infeasible has no
 // completion shorter than the target.
 func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
-	tightened := 0
+	tightened, points := 0, 0
 	for k, in := range tiny(t, 40, 7) {
 		opt, _ := bestCompletion(t, in, nil)
 		if math.IsInf(opt, 1) {
@@ -42,11 +42,16 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			var walk func(prefix []int, cuts [][]int, parent *loads)
 			walk = func(prefix []int, cuts [][]int, parent *loads) {
 				best, sch := bestCompletion(t, in, prefix)
-				lb, _, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
+				lb, at, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
 				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
 					return
 				}
+				if at == nil {
+					t.Fatalf("instance %d prefix %v: no min-T point", k, prefix)
+				}
+				points++
+				checkNodePoint(t, k, s, prefix, cuts, target, best, at)
 				_, b, c, feasible, _, err := s.solveCounted(prefix, cuts, nil, lb)
 				if err != nil {
 					t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
@@ -63,8 +68,27 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			walk(nil, nil, nil)
 		}
 	}
-	if tightened == 0 {
-		t.Fatal("no load bound was tightened: the test checks nothing")
+	if tightened == 0 || points == 0 {
+		t.Fatal("no load bound was tightened or no min-T point returned: the test checks nothing")
+	}
+}
+
+// checkNodePoint checks the min-T point at that tightenLoads returned for the node
+// with prefix (instance k): its bound, which the search gives the node, is below the
+// node's best completion best when that is below the target, and its load bounds lay
+// out the columns of its point (pickSplit reads it with them): the node LP built with
+// them has as many columns, and the point satisfies its rows.
+func checkNodePoint(t *testing.T, k int, s *search, prefix []int, cuts [][]int, target, best float64, at *nodePoint) {
+	t.Helper()
+	if best < target && at.bound > best*(1+1e-7)+1e-7 {
+		t.Fatalf("instance %d prefix %v: min-T bound %g above the best completion %g", k, prefix, at.bound, best)
+	}
+	nl := s.rx.buildWith(prefix, cuts, nil, at.lb)
+	if len(nl.lp.C) != len(at.x) {
+		t.Fatalf("instance %d prefix %v: the point has %d columns, its loads lay out %d", k, prefix, len(at.x), len(nl.lp.C))
+	}
+	if err := checkRows(nl.lp, at.x); err != nil {
+		t.Fatalf("instance %d prefix %v: the point misses a row of its LP: %v", k, prefix, err)
 	}
 }
 
