@@ -38,11 +38,7 @@ func dualStart(p *LP) (*tableau, bool) {
 		row[rhs] = p.B[r]
 		// Scaled rows (rowScale): the point and the objective stay; the
 		// multipliers are scaled back in solution.
-		rs := rowScale(p.Rows[r])
-		for c := range row {
-			row[c] *= rs
-		}
-		t.scale[r] = rs
+		t.scale[r] = scaleRow(row, p.Rows[r])
 		t.cols.slack[r], t.cols.art[r] = -1, -1
 		switch {
 		case p.Rel[r] == eq:

@@ -127,10 +127,8 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 		case errors.Is(err, ErrInfeasible):
 			return out, nil, lps, false
 		case err == nil:
-			// The loads its columns were laid out with (suffixColumns): out.max
-			// changes below.
-			built := &loads{max: append([]float64(nil), out.max...), kLo: out.kLo, kHi: out.kHi, floor: out.floor}
-			at = &nodePoint{x: x, bound: bound - lpBoundSlack*math.Abs(bound), lb: built}
+			// out laid out its columns (suffixColumns); the new bounds go to a copy.
+			at = &nodePoint{x: x, bound: bound - lpBoundSlack*math.Abs(bound), lb: out}
 		}
 	}
 	for k := range todo {
@@ -141,6 +139,8 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 		_, obj[k], errs[k] = s.solver(&lp)
 	}
 	lps += len(todo)
+	built := out
+	out = &loads{max: append([]float64(nil), built.max...), kLo: built.kLo, kHi: built.kHi, floor: built.floor}
 	for k, i := range todo {
 		switch {
 		case errors.Is(errs[k], ErrInfeasible):
@@ -192,10 +192,7 @@ func (s *search) tighten(it item) (out item, pruned bool) {
 	out = it
 	out.lb, out.tight = lb, true
 	if at != nil {
-		if at.bound >= s.target() {
-			c.pruned++
-			return out, true
-		}
+		// Below the target: its LP has the row T <= target.
 		out.bound = math.Max(it.bound, at.bound)
 		out.splitOn, out.splitAt = s.pickSplit(it.seq, it.ms, at.lb, at.x)
 		return out, false

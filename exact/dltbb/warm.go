@@ -72,6 +72,16 @@ func rowScale(row []float64) float64 {
 	return 1 / big
 }
 
+// scaleRow multiplies row, a tableau row built from the program's row a, by
+// rowScale(a) and returns that factor (for tableau.scale).
+func scaleRow(row, a []float64) float64 {
+	rs := rowScale(a)
+	for c := range row {
+		row[c] *= rs
+	}
+	return rs
+}
+
 // buffers recycles the backing arrays of the tableaus that dualStart builds: one per
 // node LP solved from scratch, some 50 KB each, which were a tenth of the search's
 // time in allocation and garbage collection.
@@ -201,11 +211,7 @@ func (t *tableau) extend(p *LP) bool {
 		copy(row, p.Rows[r])
 		row[rhs] = p.B[r]
 		if scale != nil {
-			rs := rowScale(p.Rows[r])
-			for c := range row {
-				row[c] *= rs
-			}
-			t.scale[r] = rs
+			t.scale[r] = scaleRow(row, p.Rows[r])
 		}
 		row[slack] = 1
 		if p.Rel[r] > 0 {
