@@ -25,15 +25,18 @@ func dualStart(p *LP) (*tableau, bool) {
 		}
 	}
 	art := n + mr - nArt
-	width := art + nArt + 1
-	rhs := width - 1
-	stride := width + warmRoom
-	buf := tableauBuffer(mr * stride)
-	t := &tableau{lp: p, buf: buf, tab: make([][]float64, mr), basis: make([]int, mr), d: make([]float64, width, stride), art: art,
-		cols: rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}, scale: make([]float64, mr)}
+	// The structural columns are nonbasic, in slots 0..n−1; every row's slack or
+	// artificial is basic.
+	nonbasic := make([]int, n)
+	for j := range nonbasic {
+		nonbasic[j] = j
+	}
+	t := newTableau(p, mr, nonbasic, art+nArt, true)
+	t.art, t.scale = art, make([]float64, mr)
+	rhs := n
 	si, ai := n, art
 	for r := range mr {
-		row := buf[r*stride : r*stride+width : (r+1)*stride]
+		row := t.tab[r]
 		copy(row, p.Rows[r])
 		row[rhs] = p.B[r]
 		// Scaled rows (rowScale): the point and the objective stay; the
@@ -42,7 +45,6 @@ func dualStart(p *LP) (*tableau, bool) {
 		t.cols.slack[r], t.cols.art[r] = -1, -1
 		switch {
 		case p.Rel[r] == eq:
-			row[ai] = 1
 			t.basis[r], t.cols.art[r] = ai, ai
 			ai++
 		default:
@@ -53,11 +55,9 @@ func dualStart(p *LP) (*tableau, bool) {
 				}
 				t.cols.flip[r] = true
 			}
-			row[si] = 1
 			t.basis[r], t.cols.slack[r] = si, si
 			si++
 		}
-		t.tab[r] = row
 	}
 	for c, v := range p.C {
 		t.d[c] = math.Max(v, 0)
@@ -68,21 +68,21 @@ func dualStart(p *LP) (*tableau, bool) {
 		}
 		row := t.tab[r]
 		enter, size := -1, simplexPivotTol
-		for c := range art {
-			if t.d[c] == 0 && math.Abs(row[c]) > size {
-				enter, size = c, math.Abs(row[c])
+		for l := range art {
+			if k := t.slot[l]; k >= 0 && t.d[k] == 0 && math.Abs(row[k]) > size {
+				enter, size = k, math.Abs(row[k])
 			}
 		}
 		if enter < 0 {
 			return nil, false
 		}
-		pivotRow(t.tab, t.d, t.basis, r, enter)
+		t.pivot(r, enter)
 	}
 	if !t.dual(p) {
 		return nil, false
 	}
 	// primal computes the reduced costs of the true costs before it stops.
-	if primal(t.tab, t.basis, t.d, p.C, art, art) != nil {
+	if t.primal(p.C, art, art) != nil {
 		return nil, false
 	}
 	return t, true
@@ -111,8 +111,12 @@ func (t *tableau) dual(p *LP) bool {
 			return true
 		}
 		row := t.tab[leave]
-		enter, ratio, size := -1, math.Inf(1), 0.0
-		for c := range t.art {
+		enter, ratio, size := -1, math.Inf(1), 0.0 // enter: a slot
+		for l := range t.art {
+			c := t.slot[l]
+			if c < 0 {
+				continue
+			}
 			a := row[c]
 			if a >= -simplexPivotTol {
 				continue
@@ -129,7 +133,7 @@ func (t *tableau) dual(p *LP) bool {
 		if enter < 0 {
 			return false // the row cannot be made feasible: let the cold solve prove it
 		}
-		pivotRow(t.tab, t.d, t.basis, leave, enter)
+		t.pivot(leave, enter)
 	}
 	return false
 }

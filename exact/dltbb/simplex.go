@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"unsafe"
 )
 
 // ErrUnbounded is returned by Simplex for an unbounded LP (never the case for a node
@@ -277,290 +276,107 @@ func simplexTableau(p *LP) (LPSolution, *tableau, error) {
 			nArt++
 		}
 	}
-	width := art + nArt + 1
-	rhs := width - 1
-	tab := make([][]float64, mr)
-	basis := make([]int, mr)
-	// Per row: its slack and artificial columns (-1: none) and whether it was negated;
-	// rowDuals reads the multipliers off their reduced costs.
-	cols := rowCols{slack: make([]int, mr), art: make([]int, mr), flip: make([]bool, mr)}
-	bScale := 1.0
-	si, ai := 0, 0
-	// One backing array, each row with room for warmRoom more columns: the cut rounds
-	// that start from this tableau add a slack column per cut (warm.go).
-	stride := width + warmRoom
-	buf := make([]float64, mr*stride)
+	// Nonbasic at the start: the structural columns, and the slacks of the rows that
+	// start with their artificial basic.
+	nonbasic := make([]int, n, n+nArt)
+	for j := range nonbasic {
+		nonbasic[j] = j
+	}
+	si := n
 	for r := range mr {
-		row := buf[r*stride : r*stride+width : (r+1)*stride]
+		if p.Rel[r] != eq {
+			if needs[r] {
+				nonbasic = append(nonbasic, si)
+			}
+			si++
+		}
+	}
+	t := newTableau(p, mr, nonbasic, art+nArt, false)
+	t.art = art
+	rhs := len(nonbasic)
+	cols := t.cols
+	bScale := 1.0
+	si, ai := n, art
+	for r := range mr {
+		row := t.tab[r]
 		copy(row, p.Rows[r])
 		b := p.B[r]
-		slack := -1
+		slack, sign := -1, 1.0
 		if p.Rel[r] != eq {
-			slack = n + si
+			slack = si
 			si++
-			if p.Rel[r] < 0 {
-				row[slack] = 1
-			} else {
-				row[slack] = -1
+			if p.Rel[r] > 0 {
+				sign = -1
 			}
 		}
 		// Rows a·x >= b with b <= 0 (and a·x <= b with b >= 0) hold at x = 0: negated
 		// where needed, their slack starts basic and they need no artificial.
 		if b < 0 || b == 0 && p.Rel[r] > 0 {
-			for k := range art {
+			for k := range n {
 				row[k] = -row[k]
 			}
-			b = -b
+			b, sign = -b, -sign
 			cols.flip[r] = true
 		}
 		row[rhs] = b
 		bScale = math.Max(bScale, b)
 		cols.slack[r], cols.art[r] = slack, -1
 		if needs[r] {
-			row[art+ai] = 1
-			basis[r] = art + ai
-			cols.art[r] = art + ai
+			if slack >= 0 {
+				row[t.slot[slack]] = sign // the slack's column, nonbasic
+			}
+			t.basis[r] = ai
+			cols.art[r] = ai
 			ai++
 		} else {
-			basis[r] = slack
+			t.basis[r] = slack // its coefficient is 1
 		}
-		tab[r] = row
 	}
 	// Phase one: minimise the sum of the artificials; d holds the reduced costs and,
 	// in d[rhs], minus the objective.
-	d := make([]float64, width, stride)
-	for r := range mr {
-		if basis[r] >= art {
-			for k := range art {
-				d[k] -= tab[r][k]
-			}
-			d[rhs] -= tab[r][rhs]
-		}
-	}
-	cost1 := make([]float64, width-1)
-	for k := art; k < width-1; k++ {
+	cost1 := make([]float64, art+nArt)
+	for k := art; k < len(cost1); k++ {
 		cost1[k] = 1
 	}
-	if err := primal(tab, basis, d, cost1, art, width); err != nil {
+	for r, row := range t.tab {
+		if t.basis[r] >= art {
+			for k, v := range row {
+				t.d[k] -= v
+			}
+		}
+	}
+	if err := t.primal(cost1, art, art+nArt); err != nil {
 		return LPSolution{}, nil, err
 	}
 	// The phase-one objective, summed from the artificials still basic (the running
 	// value in d[rhs] carries the round-off of every pivot).
 	infeas := 0.0
 	for r := range mr {
-		if basis[r] >= art {
-			infeas += tab[r][rhs]
+		if t.basis[r] >= art {
+			infeas += t.tab[r][rhs]
 		}
 	}
 	if infeas > simplexFeasTol*bScale {
-		return LPSolution{Y: cols.duals(p.Rel, d, 1)}, nil, ErrInfeasible
+		return LPSolution{Y: t.duals(1)}, nil, ErrInfeasible
 	}
 	// Drive zero artificials out of the basis where a structural pivot exists.
 	for r := range mr {
-		if basis[r] < art {
+		if t.basis[r] < art {
 			continue
 		}
-		for k := range art {
-			if math.Abs(tab[r][k]) > simplexPivotTol {
-				pivotRow(tab, d, basis, r, k)
+		for l := range art {
+			if k := t.slot[l]; k >= 0 && math.Abs(t.tab[r][k]) > simplexPivotTol {
+				t.pivot(r, k)
 				break
 			}
 		}
 	}
 	// Phase two: the reduced costs of c in the current basis.
-	reducedCosts(tab, basis, d, p.C)
-	if err := primal(tab, basis, d, p.C, art, art); err != nil {
+	t.reducedCosts(p.C)
+	if err := t.primal(p.C, art, art); err != nil {
 		return LPSolution{}, nil, err
 	}
-	t := &tableau{lp: p, tab: tab, basis: basis, d: d, cols: cols, art: art}
 	return t.solution(), t, nil
-}
-
-// rowCols records, per row of a tableau, its slack and artificial columns (-1 when
-// it has none) and whether the row was negated to make its right-hand side
-// nonnegative.
-type rowCols struct {
-	slack, art []int
-	flip       []bool
-}
-
-// duals reads the row multipliers y of the original program off the reduced costs d
-// of the slack and artificial columns (artCost: the artificials' cost, 1 in phase
-// one, 0 in phase two). A slack column of row r is e·s·unit_r in the tableau's
-// constraint matrix (e = +1 for a ≤ row, −1 for a ≥ row; s = −1 when the row was
-// negated), so its reduced cost is −e·s·π_r, and y_r = s·π_r; an artificial column is
-// unit_r with reduced cost artCost − π_r. The signs of y are not forced here:
-// DualBound clamps them.
-func (c rowCols) duals(rel []int, d []float64, artCost float64) []float64 {
-	y := make([]float64, len(rel))
-	for r := range y {
-		s := 1.0
-		if c.flip[r] {
-			s = -1
-		}
-		switch {
-		case c.slack[r] >= 0:
-			e := 1.0
-			if rel[r] > 0 {
-				e = -1
-			}
-			y[r] = -e * d[c.slack[r]]
-		case c.art[r] >= 0:
-			y[r] = s * (artCost - d[c.art[r]])
-		}
-	}
-	return y
-}
-
-// reducedCosts sets d to the reduced costs of the objective cost in the basis of tab:
-// cost minus the basic rows weighted by their columns' costs, row by row (only the
-// rows of basic columns with a cost: one for min T), and zero on the basic columns.
-func reducedCosts(tab [][]float64, basis []int, d, cost []float64) {
-	clear(d)
-	copy(d, cost)
-	for r, row := range tab {
-		if b := basis[r]; b < len(cost) && cost[b] != 0 {
-			cb := cost[b]
-			for k, v := range row {
-				if v != 0 {
-					d[k] -= cb * v
-				}
-			}
-		}
-	}
-	for _, b := range basis {
-		d[b] = 0
-	}
-}
-
-// primal pivots until no column below limit has a negative reduced cost. Basic
-// columns >= block (the artificials, in phase two) must stay at zero. d holds the
-// reduced costs of cost, updated by every pivot; before it declares optimality (or
-// follows a ray) it recomputes them from the tableau, so that round-off carried in d
-// can neither stop it early nor send it after a false ray.
-func primal(tab [][]float64, basis []int, d, cost []float64, limit, block int) error {
-	rhs := len(d) - 1
-	refresh := func() { reducedCosts(tab, basis, d, cost) }
-	skip := make([]bool, limit)
-	fresh := false
-	degenerate := 0
-	for iter := 0; iter < 50000; iter++ {
-		enter := -1
-		if degenerate < blandAfter {
-			best := -simplexCostTol
-			for k := range limit {
-				if !skip[k] && d[k] < best {
-					best, enter = d[k], k
-				}
-			}
-		} else {
-			for k := range limit {
-				if !skip[k] && d[k] < -simplexCostTol {
-					enter = k
-					break
-				}
-			}
-		}
-		if enter < 0 {
-			if fresh {
-				return nil
-			}
-			refresh()
-			fresh = true
-			continue
-		}
-		leave := -1
-		ratio := math.Inf(1)
-		for r, row := range tab {
-			a := row[enter]
-			q := 0.0
-			switch {
-			case basis[r] >= block && math.Abs(a) > simplexPivotTol:
-				// An artificial left in the basis at zero after phase one: any
-				// nonzero entry blocks the step, so that it never leaves zero.
-			case a <= simplexPivotTol:
-				continue
-			default:
-				q = row[rhs] / a
-			}
-			if q < ratio-1e-12 || q <= ratio+1e-12 && leave >= 0 && basis[r] < basis[leave] {
-				ratio, leave = q, r
-			}
-		}
-		if leave < 0 {
-			if !fresh {
-				refresh()
-				fresh = true
-				continue
-			}
-			if d[enter] > -simplexNoiseCost {
-				// Round-off on a column with no pivot: not a ray worth following.
-				skip[enter] = true
-				continue
-			}
-			return ErrUnbounded
-		}
-		if ratio <= 1e-12 {
-			degenerate++
-		} else {
-			degenerate = 0
-		}
-		pivotRow(tab, d, basis, leave, enter)
-		fresh = false
-		clear(skip)
-	}
-	return errors.New("dltbb: simplex iteration limit")
-}
-
-// pivotRow makes column k basic in row r, updating the reduced costs d. The
-// eliminations touch only the pivot row's nonzeros, listed once per pivot (the
-// tableau stays sparse: slack and artificial columns are mostly unit vectors), which
-// leaves the arithmetic, and so every result, exactly as a dense sweep's that skips
-// zeros.
-func pivotRow(tab [][]float64, d []float64, basis []int, r, k int) {
-	pr := tab[r]
-	inv := 1 / pr[k]
-	var buf [256]int32
-	nz := buf[:0]
-	for j, v := range pr {
-		if v != 0 {
-			pr[j] = v * inv
-			nz = append(nz, int32(j))
-		}
-	}
-	pr[k] = 1
-	for i, row := range tab {
-		if i == r {
-			continue
-		}
-		if f := row[k]; f != 0 {
-			axpyGather(row, pr, nz, f)
-			row[k] = 0
-		}
-	}
-	if f := d[k]; f != 0 {
-		axpyGather(d, pr, nz, f)
-		d[k] = 0
-	}
-	basis[r] = k
-}
-
-// axpyGather sets row[j] -= f·pr[j] for every j in nz, the indices of pr's nonzeros
-// (each below len(pr)). It is half of the search's time: when row is as long as pr
-// (as every row of a tableau is), the loop runs without bounds checks, which made
-// the node LPs of generator seed 24 some 8 % faster.
-func axpyGather(row, pr []float64, nz []int32, f float64) {
-	if len(row) < len(pr) {
-		for _, j := range nz {
-			row[j] -= f * pr[j]
-		}
-		return
-	}
-	rp, pp := unsafe.Pointer(unsafe.SliceData(row)), unsafe.Pointer(unsafe.SliceData(pr))
-	for _, j := range nz {
-		off := uintptr(j) * 8
-		*(*float64)(unsafe.Add(rp, off)) -= f * *(*float64)(unsafe.Add(pp, off))
-	}
 }
 
 // SimplexBoth is an LPSolver that runs Simplex's two tries, on the program as given

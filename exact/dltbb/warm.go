@@ -36,21 +36,6 @@ type warmStart struct {
 	last *tableau
 }
 
-// tableau is the final state of the dense simplex on one program: rows in the
-// program's row order, columns [structural | slacks | artificials | rhs].
-type tableau struct {
-	lp    *LP       // the program it solved
-	buf   []float64 // the rows' backing array, from tableauBuffer (nil: not pooled)
-	tab   [][]float64
-	basis []int
-	d     []float64 // reduced costs of the objective; d[rhs] is minus the objective
-	cols  rowCols
-	art   int // first artificial column (structural columns + slacks)
-	// scale holds, per row of lp, the factor its tableau row was multiplied by
-	// (rowScale; nil: 1 for all), which its multiplier is multiplied by again.
-	scale []float64
-}
-
 // rowScale returns the factor that takes row to a largest entry of 1 (1 for a zero
 // row). The dual simplex leaves the row whose basic variable is most negative, and
 // scaled rows compare their infeasibilities on one scale: a row of b_2 terms (1e1 s
@@ -83,8 +68,9 @@ func scaleRow(row, a []float64) float64 {
 }
 
 // buffers recycles the backing arrays of the tableaus that dualStart builds: one per
-// node LP solved from scratch, some 50 KB each, which were a tenth of the search's
-// time in allocation and garbage collection.
+// node LP solved from scratch (some 50 KB each in the full tableau, some 18 KB in the
+// compact one), which were a tenth of the search's time in allocation and garbage
+// collection.
 var buffers sync.Pool
 
 // tableauBuffer returns a zeroed array of n floats, recycled when one is at hand.
@@ -121,7 +107,7 @@ func (t *tableau) solution() LPSolution {
 	for k := range n {
 		obj += p.C[k] * x[k]
 	}
-	y := t.cols.duals(p.Rel, t.d, 0)
+	y := t.duals(0)
 	if t.scale != nil {
 		for r := range y {
 			y[r] *= t.scale[r]
@@ -134,17 +120,14 @@ func (t *tableau) solution() LPSolution {
 // beyond it the program is solved by the two-phase primal simplex.
 const maxDualPivots = 500
 
-// warmRoom is the number of columns a tableau row has room for beyond its width, so
-// that the slacks of a few cut rounds fit without copying the tableau.
-const warmRoom = 16
-
 // extend turns t, in place, into the optimal tableau of p and reports whether that
 // worked (t is spoiled either way: it belongs to the previous round). p must have t's
 // columns and either t's objective and every row of t's program (in any order,
 // matched by coefficients, relation and right-hand side) and more inequalities, or
 // exactly t's rows and another objective. New rows are expressed in the basis and
 // repaired by the dual simplex; a new objective gets its reduced costs recomputed
-// and the primal simplex goes on from the (still feasible) basis.
+// and the primal simplex goes on from the (still feasible) basis. New rows leave the
+// width of the compact tableau as it is: their slacks are basic.
 func (t *tableau) extend(p *LP) bool {
 	old := t.lp
 	if len(p.C) != len(old.C) || len(p.Rows) < len(old.Rows) {
@@ -157,7 +140,7 @@ func (t *tableau) extend(p *LP) bool {
 	}
 	sameC := slices.Equal(p.C, old.C)
 	match, ok := matchRows(old, p)
-	k := len(p.Rows) - len(old.Rows) // new rows, each with a new slack column
+	k := len(p.Rows) - len(old.Rows) // new rows, each with a new slack, basic
 	if !ok || !sameC && k > 0 {
 		return false
 	}
@@ -166,28 +149,29 @@ func (t *tableau) extend(p *LP) bool {
 			return false
 		}
 	}
-	oldArt, oldWidth := t.art, len(t.d)
-	art, width := oldArt+k, oldWidth+k
-	rhs := width - 1
-	grow := func(row []float64) []float64 {
-		if k == 0 {
-			return row
+	// The new slacks are labelled after the old ones; the artificials move up by k.
+	oldArt := t.art
+	art := oldArt + k
+	if k > 0 {
+		for s, l := range t.label {
+			if l >= oldArt {
+				t.label[s] = l + k
+			}
 		}
-		if cap(row) < width {
-			row = append(row[:oldWidth:oldWidth], make([]float64, k)...)
-		} else {
-			row = row[:width]
+		slot := make([]int, len(t.slot)+k)
+		copy(slot, t.slot[:oldArt])
+		for l := oldArt; l < art; l++ {
+			slot[l] = -1
 		}
-		copy(row[art:], row[oldArt:oldWidth]) // the artificials and the rhs move right
-		clear(row[oldArt:art])                // the new slacks
-		return row
+		copy(slot[art:], t.slot[oldArt:])
+		t.slot = slot
 	}
 	tab, basis := t.tab, t.basis
 	cols, scale := t.cols, t.scale
 	if scale != nil {
 		t.scale = make([]float64, len(p.Rows))
 	}
-	t.tab, t.basis, t.d, t.art, t.lp = make([][]float64, len(p.Rows)), make([]int, len(p.Rows)), grow(t.d), art, p
+	t.tab, t.basis, t.art, t.lp = make([][]float64, len(p.Rows)), make([]int, len(p.Rows)), art, p
 	t.cols = rowCols{slack: make([]int, len(p.Rows)), art: make([]int, len(p.Rows)), flip: make([]bool, len(p.Rows))}
 	var fresh []int // rows of p that are new
 	for r, o := range match {
@@ -195,7 +179,7 @@ func (t *tableau) extend(p *LP) bool {
 			fresh = append(fresh, r)
 			continue
 		}
-		t.tab[r], t.basis[r] = grow(tab[o]), basis[o]
+		t.tab[r], t.basis[r] = tab[o], basis[o]
 		if scale != nil {
 			t.scale[r] = scale[o]
 		}
@@ -205,47 +189,53 @@ func (t *tableau) extend(p *LP) bool {
 		}
 	}
 	n := len(p.C)
+	width := len(t.d)
+	rhs := width - 1
+	a := make([]float64, n+1) // the new row, scaled and signed, then its rhs
 	for j, r := range fresh {
 		slack := oldArt + j
-		row := make([]float64, width, width+warmRoom)
-		copy(row, p.Rows[r])
-		row[rhs] = p.B[r]
+		copy(a, p.Rows[r])
+		a[n] = p.B[r]
 		if scale != nil {
-			t.scale[r] = scaleRow(row, p.Rows[r])
+			t.scale[r] = scaleRow(a, p.Rows[r])
 		}
-		row[slack] = 1
 		if p.Rel[r] > 0 {
 			// a·x − s = b, negated so that s enters the basis with coefficient 1.
-			for c := range row {
-				row[c] = -row[c]
+			for c := range a {
+				a[c] = -a[c]
 			}
-			row[slack] = 1
 			t.cols.flip[r] = true
 		}
+		row := make([]float64, width)
+		for c := range n {
+			if s := t.slot[c]; s >= 0 {
+				row[s] = a[c]
+			}
+		}
+		row[rhs] = a[n]
 		// Express the row in the basis: subtract the basic rows of its structural
-		// entries (the basic columns are unit vectors, so one pass suffices).
+		// entries (one pass: a basic column is zero in every other basic row).
 		for o, b := range t.basis {
 			if match[o] < 0 || b >= n {
 				continue
 			}
-			if f := row[b]; f != 0 {
+			if f := a[b]; f != 0 {
 				for c, v := range t.tab[o] {
 					if v != 0 {
 						row[c] -= f * v
 					}
 				}
-				row[b] = 0
 			}
 		}
 		t.tab[r], t.basis[r] = row, slack
 		t.cols.slack[r], t.cols.art[r] = slack, -1
 	}
 	if !sameC {
-		reducedCosts(t.tab, t.basis, t.d, p.C) // the new objective's, in the current basis
+		t.reducedCosts(p.C) // the new objective's, in the current basis
 	} else if !t.dual(p) {
 		return false
 	}
-	return primal(t.tab, t.basis, t.d, p.C, art, art) == nil
+	return t.primal(p.C, art, art) == nil
 }
 
 // matchRows maps each row of p to the row of old it repeats exactly (-1 for a new
