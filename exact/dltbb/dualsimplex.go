@@ -68,8 +68,11 @@ func dualStart(p *LP) (*tableau, bool) {
 		}
 		row := t.tab[r]
 		enter, size := -1, simplexPivotTol
-		for l := range art {
-			if k := t.slot[l]; k >= 0 && t.d[k] == 0 && math.Abs(row[k]) > size {
+		for _, k := range t.order {
+			if t.label[k] >= art {
+				break
+			}
+			if t.d[k] == 0 && math.Abs(row[k]) > size {
 				enter, size = k, math.Abs(row[k])
 			}
 		}
@@ -112,10 +115,9 @@ func (t *tableau) dual(p *LP) bool {
 		}
 		row := t.tab[leave]
 		enter, ratio, size := -1, math.Inf(1), 0.0 // enter: a slot
-		for l := range t.art {
-			c := t.slot[l]
-			if c < 0 {
-				continue
+		for _, c := range t.order {
+			if t.label[c] >= t.art {
+				break
 			}
 			a := row[c]
 			if a >= -simplexPivotTol {

@@ -364,8 +364,11 @@ func simplexTableau(p *LP) (LPSolution, *tableau, error) {
 		if t.basis[r] < art {
 			continue
 		}
-		for l := range art {
-			if k := t.slot[l]; k >= 0 && math.Abs(t.tab[r][k]) > simplexPivotTol {
+		for _, k := range t.order {
+			if t.label[k] >= art {
+				break
+			}
+			if math.Abs(t.tab[r][k]) > simplexPivotTol {
 				t.pivot(r, k)
 				break
 			}

@@ -3,6 +3,7 @@ package dltbb
 import (
 	"errors"
 	"math"
+	"slices"
 )
 
 // tableau is the state of the dense simplex on one program, in the compact
@@ -31,6 +32,9 @@ type tableau struct {
 	basis []int // the label of each row's basic variable
 	label []int // the label of the nonbasic variable in each slot
 	slot  []int // the slot of each label, -1 while it is basic
+	// order lists the slots by increasing label: the simplex rules go through it
+	// where the full tableau went through its columns.
+	order []int
 	// d holds the reduced costs of the nonbasic variables, per slot; d[rhs] is minus
 	// the objective.
 	d    []float64
@@ -65,12 +69,36 @@ func (t *tableau) pivot(r, k int) {
 		pr[j] *= inv
 	}
 	pr[k] = inv
-	for i, row := range t.tab {
-		if i == r {
+	// The rows with an entry in column k, listed without a branch per row (about
+	// half of them have one, in no pattern a branch predictor learns).
+	var buf [256]int32
+	touch := buf[:0]
+	if len(t.tab) <= len(buf) {
+		touch = buf[:len(t.tab)]
+		n := 0
+		for i, row := range t.tab {
+			touch[n] = int32(i)
+			n += nonzero(row[k])
+		}
+		touch = touch[:n]
+	} else {
+		for i, row := range t.tab {
+			if row[k] != 0 {
+				touch = append(touch, int32(i))
+			}
+		}
+	}
+	vector := useAVX && len(pr) >= 4
+	for _, i := range touch {
+		if int(i) == r {
 			continue
 		}
-		if f := row[k]; f != 0 {
-			row[k] = 0
+		row := t.tab[i]
+		f := row[k]
+		row[k] = 0
+		if vector {
+			axpyAVX(row[:len(pr)], pr, f) // axpy without its test per row
+		} else {
 			axpy(row, pr, f)
 		}
 	}
@@ -81,6 +109,31 @@ func (t *tableau) pivot(r, k int) {
 	enter, leave := t.label[k], t.basis[r]
 	t.basis[r], t.slot[enter] = enter, -1
 	t.label[k], t.slot[leave] = leave, k
+	t.reorder(k)
+}
+
+// nonzero is 1 when v is not zero, 0 when it is (a conditional move, not a branch).
+func nonzero(v float64) int {
+	n := 0
+	if v != 0 {
+		n = 1
+	}
+	return n
+}
+
+// reorder moves slot k, whose label changed, to its place in t.order.
+func (t *tableau) reorder(k int) {
+	o, l := t.order, t.label[k]
+	at := slices.Index(o, k)
+	for at > 0 && t.label[o[at-1]] > l {
+		o[at] = o[at-1]
+		at--
+	}
+	for at+1 < len(o) && t.label[o[at+1]] < l {
+		o[at] = o[at+1]
+		at++
+	}
+	o[at] = k
 }
 
 // axpy sets row[j] −= f·pr[j] for every j < len(pr) (row is at least as long). The
@@ -137,14 +190,18 @@ func (t *tableau) primal(cost []float64, limit, block int) error {
 		enter := -1 // a label
 		if degenerate < blandAfter {
 			best := -simplexCostTol
-			for l := range limit {
-				if s := t.slot[l]; s >= 0 && !skip[l] && d[s] < best {
+			for _, s := range t.order {
+				if l := t.label[s]; l >= limit {
+					break
+				} else if !skip[l] && d[s] < best {
 					best, enter = d[s], l
 				}
 			}
 		} else {
-			for l := range limit {
-				if s := t.slot[l]; s >= 0 && !skip[l] && d[s] < -simplexCostTol {
+			for _, s := range t.order {
+				if l := t.label[s]; l >= limit {
+					break
+				} else if !skip[l] && d[s] < -simplexCostTol {
 					enter = l
 					break
 				}
@@ -264,5 +321,10 @@ func newTableau(p *LP, mr int, nonbasic []int, labels int, pooled bool) *tableau
 	for s, l := range nonbasic {
 		t.slot[l] = s
 	}
+	t.order = make([]int, len(nonbasic))
+	for s := range t.order {
+		t.order[s] = s
+	}
+	slices.SortFunc(t.order, func(a, b int) int { return nonbasic[a] - nonbasic[b] })
 	return t
 }
