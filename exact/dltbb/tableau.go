@@ -144,6 +144,11 @@ func axpy(row, pr []float64, f float64) {
 		axpyAVX(row[:len(pr)], pr, f)
 		return
 	}
+	axpyGo(row, pr, f)
+}
+
+// axpyGo is axpy's Go loop.
+func axpyGo(row, pr []float64, f float64) {
 	row = row[:len(pr)]
 	for j, v := range pr {
 		row[j] -= f * v
