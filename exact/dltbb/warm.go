@@ -244,7 +244,13 @@ func (t *tableau) extend(p *LP) bool {
 // order matches them; when it does not, they are matched by content.
 func matchRows(old, p *LP) ([]int, bool) {
 	same := func(r, o int) bool {
-		return p.Rel[r] == old.Rel[o] && p.B[r] == old.B[o] && slices.Equal(p.Rows[r], old.Rows[o])
+		if p.Rel[r] != old.Rel[o] || p.B[r] != old.B[o] {
+			return false
+		}
+		a, b := p.Rows[r], old.Rows[o]
+		// The rounds and load-bound LPs of a node share their rows' arrays: the same
+		// array is the same row, without comparing its entries.
+		return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) || slices.Equal(a, b)
 	}
 	match := make([]int, len(p.Rows))
 	o := 0
