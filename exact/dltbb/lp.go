@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"sort"
+	"sync"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 )
@@ -117,8 +118,34 @@ func (r *relax) lowerBound() float64 {
 // matter much and the column only slows the LPs (any choice keeps the bound valid).
 const kColRatio = 1.25
 
-// rowBlock is the number of node-LP rows buildWith allocates at once.
-const rowBlock = 32
+// rowBlockLen is the length of the blocks the rows of a node LP are cut from
+// (takeRowBlock): one block holds every row of an m = 10 node LP.
+const rowBlockLen = 4096
+
+// rowBlocks recycles the blocks of node-LP rows: a node LP lives for one
+// solveCounted or tightenLoads, which hand its blocks back (nodeLP.release), and
+// allocating them was half of the search's allocated bytes.
+var rowBlocks sync.Pool
+
+// takeRowBlock returns a block of rowBlockLen floats (not zeroed), recycled when one
+// is at hand.
+func takeRowBlock() *[]float64 {
+	if b, ok := rowBlocks.Get().(*[]float64); ok {
+		return b
+	}
+	b := make([]float64, rowBlockLen)
+	return &b
+}
+
+// release hands the blocks nl's rows were cut from back for reuse. Nothing may read
+// nl's rows, or those of an LP extended from it (relax.extended), afterwards; an LP
+// that is not released is collected as usual.
+func (nl *nodeLP) release() {
+	for _, b := range nl.blocks {
+		rowBlocks.Put(b)
+	}
+	nl.blocks = nil
+}
 
 // minBetaMax [MB] is the load bound below which a machine is taken to receive no
 // suffix load (its 1/β̄ would make the LP badly scaled).
@@ -195,6 +222,8 @@ type nodeLP struct {
 	// one suffix message.
 	alphaMin []float64
 	spare    int
+	// blocks are the recycled blocks its rows were cut from (release).
+	blocks []*[]float64
 }
 
 // addSeqCuts appends the rows of the sequencing cuts of the subsets in cuts (seqCut)
@@ -439,12 +468,19 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 	rowsHint := 6*p + 4*r.m + 16
 	lp.Rows, lp.Rel, lp.B = make([][]float64, 0, rowsHint), make([]int, 0, rowsHint), make([]float64, 0, rowsHint)
 	var block []float64
+	var blocks []*[]float64
 	add := func(rel int, b float64, kv ...float64) {
 		if len(block) < nv {
-			block = make([]float64, rowBlock*nv)
+			if nv > rowBlockLen {
+				block = make([]float64, nv)
+			} else {
+				bp := takeRowBlock()
+				blocks, block = append(blocks, bp), *bp
+			}
 		}
 		row := block[:nv:nv]
 		block = block[nv:]
+		clear(row)
 		for k := 0; k+1 < len(kv); k += 2 {
 			row[int(kv[k])] += kv[k+1]
 		}
@@ -618,7 +654,7 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 		add(rel, r.deadline, f(Tc), 1)
 	}
 	lp.U = r.columnBounds(nv, p, nt, Tc, sCol, kCol)
-	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts, beta: -1, alphaMin: alphaMin}
+	nl := &nodeLP{lp: lp, T: Tc, tp: -1, s: sCol, cuts: cuts, beta: -1, alphaMin: alphaMin, blocks: blocks}
 	if suffix {
 		nl.tp = Tj(p)
 		nl.beta = Beta(0)

@@ -227,6 +227,11 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 	// that only adds cuts appends their rows to it instead of building the LP again.
 	var nl *nodeLP
 	var builtWith *loads
+	defer func() {
+		if nl != nil {
+			nl.release() // only its point, bound and cuts leave
+		}
+	}()
 	nCuts, nTails := 0, 0
 	for round := 0; ; round++ {
 		if nl != nil && builtWith == lb {

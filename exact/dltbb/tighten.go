@@ -86,6 +86,7 @@ func (s *search) tightenLoads(seq []int, cuts [][]int, ms *machineSet, lb *loads
 	// previous one's optimal tableau (warm.go); they run in machine order on one
 	// goroutine, so that the bounds do not depend on Options.Threads.
 	nl := r.buildWith(seq, cuts, ms, out)
+	defer nl.release() // only bounds and a point leave
 	if !s.opt.NoLinkTail {
 		r.addTails(nl, seq, s.storedTails(seq, len(seq), out)) // the node's own link-and-tail cuts
 	}
