@@ -34,7 +34,9 @@ type LP struct {
 // any other error stops the search. With Options.Threads > 1 it is called from several
 // goroutines at once and must be safe for that (Simplex, SimplexDual and DualBound
 // are: they share nothing between calls), and must not modify p, which the search
-// may reuse.
+// may reuse. p, its rows included, is valid only during the call: the search
+// recycles the rows' storage once it is done with a node's LPs (nodeLP.release), so
+// a solver that keeps a program must copy it.
 type LPSolver func(p *LP) (x []float64, obj float64, err error)
 
 // ErrInfeasible is the error an LPSolver returns (or wraps) for an infeasible program.

@@ -237,7 +237,14 @@ func nodeLPsForTest(t *testing.T, energy bool) []*dltbb.LP {
 	var lps []*dltbb.LP
 	record := func(p *dltbb.LP) ([]float64, float64, error) {
 		if len(lps) < 400 {
-			lps = append(lps, p)
+			// A copy: the search recycles a program's rows after the call.
+			q := *p
+			q.Rows = make([][]float64, len(p.Rows))
+			for r, row := range p.Rows {
+				q.Rows[r] = slices.Clone(row)
+			}
+			q.C, q.Rel, q.B, q.U = slices.Clone(p.C), slices.Clone(p.Rel), slices.Clone(p.B), slices.Clone(p.U)
+			lps = append(lps, &q)
 		}
 		s, err := backendLP(highs, p)
 		return s.X, s.Obj, err
