@@ -4,7 +4,6 @@ import (
 	"errors"
 	"math"
 	"sort"
-	"sync"
 
 	dm "github.com/schedopt/schedopt/domain/dltmulti"
 )
@@ -120,31 +119,12 @@ func (r *relax) lowerBound() float64 {
 // matter much and the column only slows the LPs (any choice keeps the bound valid).
 const kColRatio = 1.25
 
-// rowBlockLen is the length of the blocks the rows of a node LP are cut from
-// (takeRowBlock): one block holds every row of an m = 10 node LP.
-const rowBlockLen = 4096
-
-// rowBlocks recycles the blocks of node-LP rows: a node LP lives for one
-// solveCounted or tightenLoads, which hand its blocks back (nodeLP.release), and
-// allocating them was half of the search's allocated bytes.
-var rowBlocks sync.Pool
-
-// takeRowBlock returns a block of rowBlockLen floats (not zeroed), recycled when one
-// is at hand.
-func takeRowBlock() *[]float64 {
-	if b, ok := rowBlocks.Get().(*[]float64); ok {
-		return b
-	}
-	b := make([]float64, rowBlockLen)
-	return &b
-}
-
-// release hands the blocks nl's rows were cut from back for reuse. Nothing may read
+// release hands the arrays nl's rows were cut from back for reuse (floatArrays). Nothing may read
 // nl's rows, or those of an LP extended from it (relax.extended), afterwards; an LP
 // that is not released is collected as usual.
 func (nl *nodeLP) release() {
 	for _, b := range nl.blocks {
-		rowBlocks.Put(b)
+		floatArrays.Put(b)
 	}
 	nl.blocks = nil
 }
@@ -224,7 +204,7 @@ type nodeLP struct {
 	// one suffix message.
 	alphaMin []float64
 	spare    int
-	// blocks are the recycled blocks its rows were cut from (release).
+	// blocks are the recycled arrays its rows were cut from (release).
 	blocks []*[]float64
 }
 
@@ -463,22 +443,18 @@ func (r *relax) buildWith(seq []int, cuts [][]int, ms *machineSet, lb *loads) *n
 	}
 	lp := &LP{C: make([]float64, nv)}
 	lp.C[Tc] = 1
-	// The rows take their storage from blocks of rowBlock rows (one allocation
-	// instead of one per row: building the node LPs was a tenth of the search's
-	// time, most of it in allocation); each row is capped at nv, so that nothing
-	// appended to one can reach the next.
+	// The rows are cut from recycled arrays (floatArray; building the node LPs was a
+	// tenth of the search's time, most of it in allocation), handed back by
+	// nodeLP.release; each row is capped at nv, so that nothing appended to one can
+	// reach the next.
 	rowsHint := 6*p + 4*r.m + 16
 	lp.Rows, lp.Rel, lp.B = make([][]float64, 0, rowsHint), make([]int, 0, rowsHint), make([]float64, 0, rowsHint)
 	var block []float64
 	var blocks []*[]float64
 	add := func(rel int, b float64, kv ...float64) {
 		if len(block) < nv {
-			if nv > rowBlockLen {
-				block = make([]float64, nv)
-			} else {
-				bp := takeRowBlock()
-				blocks, block = append(blocks, bp), *bp
-			}
+			bp := floatArray(nv)
+			blocks, block = append(blocks, bp), *bp
 		}
 		row := block[:nv:nv]
 		block = block[nv:]

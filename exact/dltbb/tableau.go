@@ -72,22 +72,16 @@ func (t *tableau) pivot(r, k int) {
 	// The rows with an entry in column k, listed without a branch per row (about
 	// half of them have one, in no pattern a branch predictor learns).
 	var buf [256]int32
-	touch := buf[:0]
-	if len(t.tab) <= len(buf) {
-		touch = buf[:len(t.tab)]
-		n := 0
-		for i, row := range t.tab {
-			touch[n] = int32(i)
-			n += nonzero(row[k])
-		}
-		touch = touch[:n]
-	} else {
-		for i, row := range t.tab {
-			if row[k] != 0 {
-				touch = append(touch, int32(i))
-			}
-		}
+	touch := buf[:]
+	if len(t.tab) > len(buf) {
+		touch = make([]int32, len(t.tab))
 	}
+	n := 0
+	for i, row := range t.tab {
+		touch[n] = int32(i)
+		n += nonzero(row[k])
+	}
+	touch = touch[:n]
 	vector := useAVX && len(pr) >= 4
 	for _, i := range touch {
 		if int(i) == r {
