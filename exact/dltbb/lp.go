@@ -21,6 +21,15 @@ type LP struct {
 	// min-time node it includes T <= target: only schedules shorter than the target
 	// still matter, and a bound of the LP restricted to them decides the pruning.
 	U []float64
+	// Cutoff, when HasCutoff is set, is the value the caller compares the optimum
+	// with and no more: a solver may stop as soon as it has row multipliers whose
+	// DualBound reaches Cutoff, and return no point (x nil) with that bound as the
+	// objective. Other solvers ignore it and solve to the optimum. The search sets it
+	// on the LPs of the inner nodes it prunes at the target (a pruned node's point is
+	// never read), where the dual simplex from the slack basis crosses the target a
+	// few pivots before its optimum (SimplexDual).
+	Cutoff    float64
+	HasCutoff bool
 
 	// warm, set by the search on the cut rounds of one node and on its load-bound
 	// LPs, lets SimplexDual start from the previous LP's tableau (warm.go); other
@@ -28,7 +37,8 @@ type LP struct {
 	warm *warmStart
 }
 
-// LPSolver solves an LP and returns an optimal x and the objective. It returns an
+// LPSolver solves an LP and returns an optimal x and the objective (or, when the LP has
+// a cutoff, possibly no x and a valid lower bound of at least LP.Cutoff). It returns an
 // error for which errors.Is(err, ErrInfeasible) holds when the program is infeasible;
 // any other error stops the search. With Options.Threads > 1 it is called from several
 // goroutines at once and must be safe for that (Simplex, SimplexDual and DualBound

@@ -206,6 +206,15 @@ func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float6
 // LPs it ran, and is safe to call from several goroutines.
 // lb are the node's load bounds (tightenLoads; nil: the search's).
 func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *loads) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+	return s.solveNode(seq, inherited, ms, lb, false)
+}
+
+// solveNode is solveCounted; with prunable, the caller drops the node when its bound
+// reaches the target and reads no point then, so its LPs get the target as their
+// cutoff (LP.Cutoff) and a pruned node may come back without x. Not for leaves (an
+// incumbent is read off their point) nor dives (they follow the smallest bound,
+// pruned or not).
+func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loads, prunable bool) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -242,6 +251,11 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 		}
 		builtWith, nCuts, nTails = lb, len(cuts), len(tails)
 		nl.lp.warm = warm
+		if t := s.target(); prunable && !math.IsInf(t, 1) {
+			// A little above the target, so that the bound still reaches it after
+			// lpBoundSlack is taken off.
+			nl.lp.Cutoff, nl.lp.HasCutoff = t+2*lpBoundSlack*math.Abs(t)-nl.konst, true
+		}
 		lps++
 		var obj float64
 		x, obj, err = s.solver(nl.lp)
@@ -260,6 +274,9 @@ func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *
 			// Pruned whatever more cuts would add: every caller drops a node
 			// whose bound reaches the target (and a full sequence has no cuts).
 			return x, bound, cuts, true, lps, nil
+		}
+		if x == nil {
+			return nil, 0, nil, false, lps, fmt.Errorf("dltbb: node LP %v: no point, and a bound %g below the target %g", seq, bound, target)
 		}
 		added := false
 		// A round that raised the bound by less than 1/roundHope of the way left to
@@ -438,8 +455,11 @@ type child struct {
 	bound float64
 	cuts  [][]int
 	lb    *loads // the parent's load bounds (tightenLoads), nil for none
-	ok    bool
-	err   error
+	// prunable: the node is dropped when its bound reaches the target, and its
+	// point is not read then (solveNode).
+	prunable bool
+	ok       bool
+	err      error
 }
 
 // evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
@@ -448,7 +468,7 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 	counts := make([]int, len(kids))
 	s.parallel(len(kids), func(k int) {
 		c := &kids[k]
-		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveCounted(c.seq, cuts, c.ms, c.lb)
+		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveNode(c.seq, cuts, c.ms, c.lb, c.prunable)
 	})
 	for _, c := range counts {
 		s.res.LPs += c
@@ -745,7 +765,7 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		lb = lb.withFloor(top.bound) // the parent's bound holds in the child
-		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb})
+		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb, prunable: p+1 < in.N})
 	}
 	s.evaluate(kids, top.cuts)
 	improved := false

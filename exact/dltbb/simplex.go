@@ -49,7 +49,7 @@ func Simplex(p *LP) ([]float64, float64, error) {
 // multipliers of the final basis, from which DualBound derives a bound that does not
 // depend on the simplex having stopped at an optimum.
 type LPSolution struct {
-	X   []float64 // the point (len(C)); nil when the program is infeasible
+	X   []float64 // the point (len(C)); nil when the program is infeasible or the solve stopped at LP.Cutoff
 	Obj float64   // C·X
 	// Y holds one multiplier per row: the dual of the final basis when X is set, the
 	// phase-one dual (a candidate Farkas ray, see InfeasibilityProof) when the
@@ -73,17 +73,26 @@ type LPSolution struct {
 //  2. with no negative cost (min-time): the dual simplex from the slack basis, which
 //     needs no phase one (dualStart);
 //  3. the two-phase primal simplex, and after it the equilibrated program.
+//
+// With a cutoff (LP.HasCutoff) the dual simplex of the first two stops once its
+// multipliers' DualBound reaches LP.Cutoff, and the answer has no point.
 func SimplexDual(p *LP) (LPSolution, error) {
 	if w := p.warm; w != nil {
 		last := w.last
 		w.last = nil
 		if last != nil && last.extend(p) {
+			if last.cut != nil {
+				return last.stoppedAtCutoff(), nil
+			}
 			if s := last.solution(); keep(p, last, &s) {
 				return s, nil
 			}
 		}
 	}
 	if t, ok := dualStart(p); ok {
+		if t.cut != nil {
+			return t.stoppedAtCutoff(), nil
+		}
 		if s := t.solution(); keep(p, t, &s) {
 			return s, nil
 		}
@@ -111,6 +120,18 @@ func SimplexDual(p *LP) (LPSolution, error) {
 	// A second opinion on an infeasibility claim as on any failure: a wrong claim
 	// would prune a subtree.
 	return scaledSimplex(p)
+}
+
+// stoppedAtCutoff returns the answer of a dual simplex that stopped at the cutoff
+// (t.cut) and hands t's rows back for reuse: nothing goes on from a pruned LP.
+func (t *tableau) stoppedAtCutoff() LPSolution {
+	s := *t.cut
+	if t.buf != nil {
+		buf := t.buf
+		floatArrays.Put(&buf)
+		t.buf = nil
+	}
+	return s
 }
 
 // keep reports whether s, read off the tableau t of p, passes the row check and,

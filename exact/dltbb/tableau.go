@@ -43,6 +43,9 @@ type tableau struct {
 	// scale holds, per row of lp, the factor its tableau row was multiplied by
 	// (rowScale; nil: 1 for all), which its multiplier is multiplied by again.
 	scale []float64
+	// cut, set when the dual simplex stopped at the program's cutoff (dualCut),
+	// is the answer without a point: the multipliers and their DualBound.
+	cut *LPSolution
 }
 
 // reduced returns the reduced cost of the variable with the given label (zero while

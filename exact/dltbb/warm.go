@@ -119,13 +119,19 @@ func (t *tableau) solution() LPSolution {
 	for k := range n {
 		obj += p.C[k] * x[k]
 	}
+	return LPSolution{X: x, Obj: obj, Y: t.multipliers()}
+}
+
+// multipliers returns the row multipliers of t's basis for the rows of its program
+// (the rows' scales undone).
+func (t *tableau) multipliers() []float64 {
 	y := t.duals(0)
 	if t.scale != nil {
 		for r := range y {
 			y[r] *= t.scale[r]
 		}
 	}
-	return LPSolution{X: x, Obj: obj, Y: y}
+	return y
 }
 
 // maxDualPivots bounds one run of the dual simplex (a warm start's or dualStart's);
@@ -244,8 +250,17 @@ func (t *tableau) extend(p *LP) bool {
 	}
 	if !sameC {
 		t.reducedCosts(p.C) // the new objective's, in the current basis
-	} else if !t.dual(p) {
-		return false
+	} else {
+		cutoff := math.Inf(1)
+		if p.HasCutoff {
+			cutoff = p.Cutoff // d holds the reduced costs of p's own objective
+		}
+		switch t.dual(p, cutoff) {
+		case dualFailed:
+			return false
+		case dualCut:
+			return true
+		}
 	}
 	return t.primal(p.C, art, art) == nil
 }
