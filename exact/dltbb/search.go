@@ -206,15 +206,34 @@ func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float6
 // LPs it ran, and is safe to call from several goroutines.
 // lb are the node's load bounds (tightenLoads; nil: the search's).
 func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *loads) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
-	return s.solveNode(seq, inherited, ms, lb, false)
+	return s.solveNode(seq, inherited, ms, lb, false, nil)
+}
+
+// nodeFinal is what solveNode hands over of an open node when asked: its last LP,
+// the warm start that holds that LP's optimal tableau, and the loads the LP was
+// built with. The receiver releases it.
+type nodeFinal struct {
+	nl   *nodeLP
+	warm *warmStart
+	lb   *loads
+}
+
+// release hands f's LP rows and tableau back for reuse.
+func (f *nodeFinal) release() {
+	if f.nl != nil {
+		f.nl.release()
+		f.warm.release()
+		f.nl, f.warm = nil, nil
+	}
 }
 
 // solveNode is solveCounted; with prunable, the caller drops the node when its bound
 // reaches the target and reads no point then, so its LPs get the target as their
 // cutoff (LP.Cutoff) and a pruned node may come back without x. Not for leaves (an
 // incumbent is read off their point) nor dives (they follow the smallest bound,
-// pruned or not).
-func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loads, prunable bool) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+// pruned or not). With final, a node that stays open hands its last LP over to it
+// (nodeFinal) instead of releasing it.
+func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loads, prunable bool, final *nodeFinal) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -231,7 +250,6 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 	}
 	sepTails, prev := link, math.Inf(-1)
 	warm := &warmStart{}
-	defer warm.release()
 	// The last round's LP, the loads it was built with and the cuts it holds: a round
 	// that only adds cuts appends their rows to it instead of building the LP again.
 	var nl *nodeLP
@@ -239,6 +257,7 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 	defer func() {
 		if nl != nil {
 			nl.release() // only its point, bound and cuts leave
+			warm.release()
 		}
 	}()
 	nCuts, nTails := 0, 0
@@ -304,6 +323,10 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 		if !added {
 			if link {
 				s.tails.put(seq, tailEntry{forced: s.rx.countForced(s.rx.forced, lb), tails: s.rx.bindingTails(nl, seq, tails, x)})
+			}
+			if final != nil {
+				final.nl, final.warm, final.lb = nl, warm, builtWith
+				nl = nil // the receiver releases it
 			}
 			return x, bound, cuts, true, lps, nil
 		}
@@ -458,8 +481,26 @@ type child struct {
 	// prunable: the node is dropped when its bound reaches the target, and its
 	// point is not read then (solveNode).
 	prunable bool
-	ok       bool
-	err      error
+	// tightened holds the load bounds of an open child (tightenOpen), nil when
+	// it did not get them with its LP.
+	tightened *tightened
+	ok        bool
+	err       error
+}
+
+// tightened is the outcome of tightenOpen on a child: its load bounds and its min-T
+// point, or ok false when no completion is below the target.
+type tightened struct {
+	lb *loads
+	at *nodePoint
+	ok bool
+}
+
+// tightensOpen reports whether the children of an expanded node get their load bounds
+// with their LPs (tightenOpen): min-time, with load bounds (min-energy picks the
+// nodes that get them when they come off the queue, tightenPays).
+func (s *search) tightensOpen() bool {
+	return s.rx.energy == nil && !s.opt.NoTighten
 }
 
 // evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
@@ -468,7 +509,17 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 	counts := make([]int, len(kids))
 	s.parallel(len(kids), func(k int) {
 		c := &kids[k]
-		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveNode(c.seq, cuts, c.ms, c.lb, c.prunable)
+		var final *nodeFinal
+		if c.prunable && s.tightensOpen() {
+			final = &nodeFinal{}
+		}
+		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveNode(c.seq, cuts, c.ms, c.lb, c.prunable, final)
+		if final != nil && final.nl != nil {
+			lb, at, lps, ok := s.tightenOpen(final)
+			final.release()
+			counts[k] += lps
+			c.tightened = &tightened{lb: lb, at: at, ok: ok}
+		}
 	})
 	for _, c := range counts {
 		s.res.LPs += c
@@ -805,6 +856,21 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		it := item{seq: k.seq, bound: math.Max(k.bound, top.bound), cuts: k.cuts, ms: top.ms, lb: k.lb}
+		if tt := k.tightened; tt != nil {
+			switch {
+			case !tt.ok:
+				s.res.Pruned++
+				continue
+			case tt.at != nil:
+				// Below the target: the min-T LP has the row T <= target.
+				it.lb, it.tight = tt.lb, true
+				it.bound = math.Max(it.bound, tt.at.bound)
+				it.splitOn, it.splitAt = s.pickSplit(k.seq, top.ms, tt.at.lb, tt.at.x)
+				push(it)
+				continue
+			}
+			// No min-T point: the node gets its load bounds off the queue.
+		}
 		due := s.needsTighten(it)
 		if due && !s.tightenPays(len(it.seq)) {
 			it.tight, due = true, false // its parent's load bounds stand

@@ -25,12 +25,13 @@ func bestCompletion(t *testing.T, in *dm.Instance, prefix []int) (float64, dm.Sc
 
 // TestTightenedLoadsHoldInEveryCompletion walks every prefix of random tiny instances
 // with the load bounds of tightenLoads inherited from parent to child, at a target just
-// above the optimum and at a looser one, and checks what the search relies on: the
+// above the optimum and at a looser one, and, at every prefix, those tightenOpen
+// derives from the prefix's own LP, and checks what the search relies on: the
 // best completion's suffix load on every machine is within the bounds, the node bound
 // with them is below that completion, and a node declared infeasible has no
 // completion shorter than the target.
 func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
-	tightened, points := 0, 0
+	tightened, points, open := 0, 0, 0
 	for k, in := range tiny(t, 40, 7) {
 		opt, _ := bestCompletion(t, in, nil)
 		if math.IsInf(opt, 1) {
@@ -42,6 +43,23 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			var walk func(prefix []int, cuts [][]int, parent *loads)
 			walk = func(prefix []int, cuts [][]int, parent *loads) {
 				best, sch := bestCompletion(t, in, prefix)
+				if len(prefix) > 0 && len(prefix) < in.N {
+					// As an expanded node's child gets them: from its own LP.
+					final := &nodeFinal{}
+					_, _, _, _, _, err := s.solveNode(prefix, cuts, nil, parent, true, final)
+					if err != nil {
+						t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
+					}
+					if final.nl != nil {
+						lb, at, _, ok := s.tightenOpen(final)
+						final.release()
+						tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
+						if ok && at != nil {
+							open++
+							checkNodePoint(t, k, s, prefix, cuts, target, best, at)
+						}
+					}
+				}
 				lb, at, _, ok := s.tightenLoads(prefix, cuts, nil, parent)
 				tightened += checkTightened(t, k, s, prefix, target, best, sch, lb, ok)
 				if !ok {
@@ -68,9 +86,10 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 			walk(nil, nil, nil)
 		}
 	}
-	if tightened == 0 || points == 0 {
+	if tightened == 0 || points == 0 || open == 0 {
 		t.Fatal("no load bound was tightened or no min-T point returned: the test checks nothing")
 	}
+	t.Logf("%d load bounds tightened; %d min-T points, %d of them of open children (tightenOpen)", tightened, points+open, open)
 }
 
 // checkNodePoint checks the min-T point at that tightenLoads returned for the node
