@@ -227,7 +227,7 @@ func (s *search) split(it item) []item {
 	gained := true
 	for d, side := range [2][2]int{{0, int(math.Floor(k))}, {int(math.Ceil(k)), rem}} {
 		lb := it.lb.withFloor(it.bound).withCount(i, side[0], side[1], rem, s.rx.m)
-		x, b, cuts, ok, lps, err := s.solveNode(it.seq, it.cuts, it.ms, lb, true, nil)
+		x, b, cuts, ok, lps, err := s.solveNode(it.seq, it.cuts, it.ms, lb, s.target(), nil)
 		s.res.LPs += lps
 		child := item{seq: it.seq, bound: it.bound, cuts: it.cuts, ms: it.ms, lb: lb, tight: true, splits: it.splits + 1}
 		dist := [2]float64{k - math.Floor(k), math.Ceil(k) - k}[d]

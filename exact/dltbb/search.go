@@ -206,7 +206,7 @@ func (s *search) solve(seq []int, inherited [][]int, ms *machineSet) (x []float6
 // LPs it ran, and is safe to call from several goroutines.
 // lb are the node's load bounds (tightenLoads; nil: the search's).
 func (s *search) solveCounted(seq []int, inherited [][]int, ms *machineSet, lb *loads) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
-	return s.solveNode(seq, inherited, ms, lb, false, nil)
+	return s.solveNode(seq, inherited, ms, lb, math.Inf(1), nil)
 }
 
 // nodeFinal is what solveNode hands over of an open node when asked: its last LP,
@@ -227,13 +227,15 @@ func (f *nodeFinal) release() {
 	}
 }
 
-// solveNode is solveCounted; with prunable, the caller drops the node when its bound
-// reaches the target and reads no point then, so its LPs get the target as their
-// cutoff (LP.Cutoff) and a pruned node may come back without x. Not for leaves (an
-// incumbent is read off their point) nor dives (they follow the smallest bound,
-// pruned or not). With final, a node that stays open hands its last LP over to it
-// (nodeFinal) instead of releasing it.
-func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loads, prunable bool, final *nodeFinal) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
+// solveNode is solveCounted with a cutoff (+Inf for none): a value at or above the
+// target such that the caller drops the node, and reads no point, once its bound
+// reaches it. Its LPs get it as their LP.Cutoff, and a node whose bound reaches it
+// may come back without x (with the bound and ok set). The search gives its inner
+// children the target (not the leaves, whose point is an incumbent, nor the dives,
+// which follow the smallest bound, pruned or not), and the local search's
+// neighbours the length they must beat. With final, a node that stays open hands
+// its last LP over to it (nodeFinal) instead of releasing it.
+func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loads, cutoff float64, final *nodeFinal) (x []float64, bound float64, cuts [][]int, ok bool, lps int, err error) {
 	for _, A := range inherited {
 		keep := true
 		for _, i := range A {
@@ -270,10 +272,10 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 		}
 		builtWith, nCuts, nTails = lb, len(cuts), len(tails)
 		nl.lp.warm = warm
-		if t := s.target(); prunable && !math.IsInf(t, 1) {
-			// A little above the target, so that the bound still reaches it after
-			// lpBoundSlack is taken off.
-			nl.lp.Cutoff, nl.lp.HasCutoff = t+2*lpBoundSlack*math.Abs(t)-nl.konst, true
+		if !math.IsInf(cutoff, 1) {
+			// A little above, so that the bound still reaches it after lpBoundSlack
+			// is taken off.
+			nl.lp.Cutoff, nl.lp.HasCutoff = cutoff+2*lpBoundSlack*math.Abs(cutoff)-nl.konst, true
 		}
 		lps++
 		var obj float64
@@ -289,7 +291,7 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 		bound := obj + nl.konst
 		bound -= lpBoundSlack * math.Abs(bound)
 		target := s.target()
-		if bound >= target {
+		if bound >= target || x == nil && bound >= cutoff {
 			// Pruned whatever more cuts would add: every caller drops a node
 			// whose bound reaches the target (and a full sequence has no cuts).
 			return x, bound, cuts, true, lps, nil
@@ -478,9 +480,10 @@ type child struct {
 	bound float64
 	cuts  [][]int
 	lb    *loads // the parent's load bounds (tightenLoads), nil for none
-	// prunable: the node is dropped when its bound reaches the target, and its
-	// point is not read then (solveNode).
-	prunable bool
+	// cut: the node is dropped, and its point not read, once its bound reaches
+	// cutoff (solveNode).
+	cut    bool
+	cutoff float64
 	// tightened holds the load bounds of an open child (tightenOpen), nil when
 	// it did not get them with its LP.
 	tightened *tightened
@@ -510,10 +513,14 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 	s.parallel(len(kids), func(k int) {
 		c := &kids[k]
 		var final *nodeFinal
-		if c.prunable && s.tightensOpen() {
-			final = &nodeFinal{}
+		cutoff := math.Inf(1)
+		if c.cut {
+			cutoff = c.cutoff
+			if len(c.seq) < s.in.N && s.tightensOpen() {
+				final = &nodeFinal{}
+			}
 		}
-		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveNode(c.seq, cuts, c.ms, c.lb, c.prunable, final)
+		c.x, c.bound, c.cuts, c.ok, counts[k], c.err = s.solveNode(c.seq, cuts, c.ms, c.lb, cutoff, final)
 		if final != nil && final.nl != nil {
 			lb, at, lps, ok := s.tightenOpen(final)
 			final.release()
@@ -573,7 +580,8 @@ func (s *search) descend(ctx context.Context, start []int, curT float64) (float6
 	cur := append([]int(nil), start...)
 	for ctx.Err() == nil {
 		var kids []child
-		add := func(c []int) { kids = append(kids, child{seq: c}) }
+		// Only a neighbour shorter than cur matters: the others' LPs stop there.
+		add := func(c []int) { kids = append(kids, child{seq: c, cut: true, cutoff: curT}) }
 		for j := range n {
 			for _, i := range syms {
 				if i != cur[j] {
@@ -604,8 +612,8 @@ func (s *search) descend(ctx context.Context, start []int, curT float64) (float6
 		s.evaluate(kids, nil)
 		next, nextT := []int(nil), curT*(1-1e-9)
 		for _, k := range kids {
-			if k.err != nil || !k.ok {
-				continue // a neighbour whose LP failed is only not tried
+			if k.err != nil || !k.ok || k.x == nil {
+				continue // a neighbour whose LP failed is only not tried (nor one cut off)
 			}
 			if t, _ := s.accept(k.seq, k.x); t < nextT {
 				next, nextT = k.seq, t
@@ -816,7 +824,7 @@ func (s *search) expand(ctx context.Context, top item, node int, push func(item)
 			continue
 		}
 		lb = lb.withFloor(top.bound) // the parent's bound holds in the child
-		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb, prunable: p+1 < in.N})
+		kids = append(kids, child{seq: seq, ms: top.ms, lb: lb, cut: p+1 < in.N, cutoff: s.target()})
 	}
 	s.evaluate(kids, top.cuts)
 	improved := false

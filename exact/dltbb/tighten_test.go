@@ -46,7 +46,7 @@ func TestTightenedLoadsHoldInEveryCompletion(t *testing.T) {
 				if len(prefix) > 0 && len(prefix) < in.N {
 					// As an expanded node's child gets them: from its own LP.
 					final := &nodeFinal{}
-					_, _, _, _, _, err := s.solveNode(prefix, cuts, nil, parent, true, final)
+					_, _, _, _, _, err := s.solveNode(prefix, cuts, nil, parent, s.target(), final)
 					if err != nil {
 						t.Fatalf("instance %d prefix %v: %v", k, prefix, err)
 					}
