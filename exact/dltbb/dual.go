@@ -19,23 +19,29 @@ func DualBound(p *LP, y []float64) float64 {
 	if len(y) != len(p.Rows) {
 		return math.Inf(-1)
 	}
-	yc := clampDuals(p.Rel, y)
 	g := gamma(len(p.Rows) + len(p.C) + 2)
 	bound, mag := 0.0, 0.0
-	for r, v := range yc {
-		t := v * p.B[r]
+	for r, v := range y {
+		t := clampDual(p.Rel[r], v) * p.B[r]
 		bound += t
 		mag += math.Abs(t)
 	}
 	// r_j = c_j − Σ_r a_rj y_r, and a bound on its rounding error, accumulated row
 	// by row (the rows are stored that way, and a row with y_r = 0 adds nothing).
-	rs := make([]float64, 2*len(p.C))
+	// The node LPs have a few dozen columns: their sums stay on the stack (this
+	// runs for every node LP).
+	var buf [128]float64
+	rs := buf[:0]
+	if 2*len(p.C) > len(buf) {
+		rs = make([]float64, 2*len(p.C))
+	}
+	rs = rs[:2*len(p.C)]
 	rj, rmag := rs[:len(p.C)], rs[len(p.C):]
 	for j, c := range p.C {
 		rj[j], rmag[j] = c, math.Abs(c)
 	}
 	for r, row := range p.Rows {
-		v := yc[r]
+		v := clampDual(p.Rel[r], y[r])
 		if v == 0 {
 			continue
 		}
@@ -74,23 +80,20 @@ func InfeasibilityProof(p *LP, y []float64) bool {
 	return DualBound(zero, y) > 0
 }
 
-// clampDuals returns y with the signs a minimisation's multipliers must have: >= 0 on
-// ≥ rows, <= 0 on ≤ rows, free on equalities.
-func clampDuals(rel []int, y []float64) []float64 {
-	out := make([]float64, len(y))
-	for r, v := range y {
-		switch {
-		case rel[r] > 0:
-			v = math.Max(v, 0)
-		case rel[r] < 0:
-			v = math.Min(v, 0)
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			v = 0
-		}
-		out[r] = v
+// clampDual returns the multiplier v of a row with relation rel with the sign a
+// minimisation's multipliers must have: >= 0 on a ≥ row, <= 0 on a ≤ row, free on an
+// equality; 0 for NaN or ±Inf.
+func clampDual(rel int, v float64) float64 {
+	switch {
+	case rel > 0:
+		v = math.Max(v, 0)
+	case rel < 0:
+		v = math.Min(v, 0)
 	}
-	return out
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }
 
 // gamma is Higham's γ_k = k·u/(1 − k·u) for double precision (u = 2⁻⁵³), doubled: a

@@ -30,6 +30,11 @@ type LP struct {
 	// few pivots before its optimum (SimplexDual).
 	Cutoff    float64
 	HasCutoff bool
+	// BoundOnly says that the caller reads only the objective, as a bound (the
+	// load-bound LPs of tightenLoads), and no point: a solver may skip checking its
+	// point against the rows. The objective a certifying solver returns is the
+	// DualBound of its multipliers, valid whatever the point.
+	BoundOnly bool
 
 	// warm, set by the search on the cut rounds of one node and on its load-bound
 	// LPs, lets SimplexDual start from the previous LP's tableau (warm.go); other

@@ -134,12 +134,12 @@ func (t *tableau) stoppedAtCutoff() LPSolution {
 	return s
 }
 
-// keep reports whether s, read off the tableau t of p, passes the row check and,
-// when p is boxed, is certified by its multipliers (then s.Bound and s.Certified
+// keep reports whether s, read off the tableau t of p, passes the row check (unless
+// p is BoundOnly) and, when p is boxed, is certified by its multipliers (then s.Bound and s.Certified
 // record DualBound's value, which the caller need not compute again). Then t is left
 // in p's warm start (if any) for the next round of the node.
 func keep(p *LP, t *tableau, s *LPSolution) bool {
-	if checkRows(p, s.X) != nil {
+	if !p.BoundOnly && checkRows(p, s.X) != nil {
 		return false
 	}
 	if boxed(p) {

@@ -164,7 +164,7 @@ func (s *search) boundLoads(nl *nodeLP, warm *warmStart, out *loads, target floa
 	for k := range todo {
 		lp := *nl.lp
 		lp.warm, lp.Rows, lp.Rel, lp.B = warm, rows, rel, b
-		lp.HasCutoff = false
+		lp.HasCutoff, lp.BoundOnly = false, true
 		lp.C = make([]float64, len(nl.lp.C))
 		lp.C[nl.beta+todo[k]] = -1
 		_, obj[k], errs[k] = s.solver(&lp)

@@ -167,6 +167,12 @@ func (t *tableau) extend(p *LP) bool {
 			return false
 		}
 	}
+	if k == 0 && identity(match) {
+		// The same rows in the same order (the load-bound LPs of a node, one
+		// objective after another): the tableau stays as it is.
+		t.lp = p
+		return t.reoptimize(p, sameC)
+	}
 	// The new slacks are labelled after the old ones; the artificials move up by k.
 	oldArt := t.art
 	art := oldArt + k
@@ -248,6 +254,13 @@ func (t *tableau) extend(p *LP) bool {
 		t.tab[r], t.basis[r] = row, slack
 		t.cols.slack[r], t.cols.art[r] = slack, -1
 	}
+	return t.reoptimize(p, sameC)
+}
+
+// reoptimize is the end of extend, once t holds p's rows: with p's objective
+// (sameC), the dual simplex repairs the new rows; with a new one, its reduced costs
+// are computed; the primal simplex then goes on to the optimum.
+func (t *tableau) reoptimize(p *LP, sameC bool) bool {
 	if !sameC {
 		t.reducedCosts(p.C) // the new objective's, in the current basis
 	} else {
@@ -262,7 +275,17 @@ func (t *tableau) extend(p *LP) bool {
 			return true
 		}
 	}
-	return t.primal(p.C, art, art) == nil
+	return t.primal(p.C, t.art, t.art) == nil
+}
+
+// identity reports whether match maps every row to itself.
+func identity(match []int) bool {
+	for r, o := range match {
+		if r != o {
+			return false
+		}
+	}
+	return true
 }
 
 // matchRows maps each row of p to the row of old it repeats exactly (-1 for a new
