@@ -64,7 +64,7 @@ func dualStart(p *LP) (*tableau, bool) {
 		cutoff = p.Cutoff
 	}
 	for c, v := range p.C {
-		t.d[c] = math.Max(v, 0)
+		t.d[c] = max(v, 0)
 		if v < 0 {
 			cutoff = math.Inf(1) // the shifted costs' objective bounds nothing
 		}
@@ -144,7 +144,7 @@ func (t *tableau) dual(p *LP, cutoff float64) dualOutcome {
 		}
 		if leave < 0 {
 			for _, row := range t.tab {
-				row[rhs] = math.Max(row[rhs], 0)
+				row[rhs] = max(row[rhs], 0) // the builtin: as math.Max, inline
 			}
 			return dualFeasible
 		}

@@ -112,7 +112,7 @@ func (t *tableau) solution() LPSolution {
 	x := make([]float64, n)
 	for r, b := range t.basis {
 		if b < n {
-			x[b] = math.Max(t.tab[r][rhs], 0)
+			x[b] = max(t.tab[r][rhs], 0)
 		}
 	}
 	obj := 0.0
