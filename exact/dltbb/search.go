@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -248,7 +249,9 @@ func (s *search) solveNode(seq []int, inherited [][]int, ms *machineSet, lb *loa
 	var tails []tailCut
 	link := !s.opt.NoLinkTail && s.rx.energy == nil && len(seq) < s.in.N
 	if link && len(seq) > 0 {
-		tails = s.storedTails(seq, len(seq)-1, lb) // the parent's binding cuts
+		// The parent's binding cuts, clipped: the rounds append to them, and the
+		// siblings (on other goroutines) share the stored array.
+		tails = slices.Clip(s.storedTails(seq, len(seq)-1, lb))
 	}
 	sepTails, prev := link, math.Inf(-1)
 	warm := &warmStart{}
