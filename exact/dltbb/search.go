@@ -509,8 +509,9 @@ func (s *search) tightensOpen() bool {
 	return s.rx.energy == nil && !s.opt.NoTighten
 }
 
-// evaluate solves the children's LPs on up to Options.Threads goroutines. The relax
-// and the solver are only read meanwhile; the LP count is summed afterwards.
+// evaluate solves the children's LPs on up to Options.Threads goroutines, and the
+// load bounds of the inner ones their LPs leave open (tightenOpen). The relax and the
+// solver are only read meanwhile; the LP count is summed afterwards.
 func (s *search) evaluate(kids []child, cuts [][]int) {
 	counts := make([]int, len(kids))
 	s.parallel(len(kids), func(k int) {
@@ -519,6 +520,8 @@ func (s *search) evaluate(kids []child, cuts [][]int) {
 		cutoff := math.Inf(1)
 		if c.cut {
 			cutoff = c.cutoff
+			// An inner child (expand's; the local search's neighbours are
+			// leaves) gets its load bounds with its LP.
 			if len(c.seq) < s.in.N && s.tightensOpen() {
 				final = &nodeFinal{}
 			}
