@@ -59,10 +59,7 @@ func dualStart(p *LP) (*tableau, bool) {
 			si++
 		}
 	}
-	cutoff := math.Inf(1)
-	if p.HasCutoff {
-		cutoff = p.Cutoff
-	}
+	cutoff := p.cutoff()
 	for c, v := range p.C {
 		t.d[c] = max(v, 0)
 		if v < 0 {

@@ -42,6 +42,14 @@ type LP struct {
 	warm *warmStart
 }
 
+// cutoff returns p's cutoff, +Inf when it has none.
+func (p *LP) cutoff() float64 {
+	if p.HasCutoff {
+		return p.Cutoff
+	}
+	return math.Inf(1)
+}
+
 // LPSolver solves an LP and returns an optimal x and the objective (or, when the LP has
 // a cutoff, possibly no x and a valid lower bound of at least LP.Cutoff). It returns an
 // error for which errors.Is(err, ErrInfeasible) holds when the program is infeasible;

@@ -126,11 +126,7 @@ func SimplexDual(p *LP) (LPSolution, error) {
 // (t.cut) and hands t's rows back for reuse: nothing goes on from a pruned LP.
 func (t *tableau) stoppedAtCutoff() LPSolution {
 	s := *t.cut
-	if t.buf != nil {
-		buf := t.buf
-		floatArrays.Put(&buf)
-		t.buf = nil
-	}
+	t.release()
 	return s
 }
 

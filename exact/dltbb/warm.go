@@ -98,11 +98,19 @@ func tableauBuffer(n int) []float64 {
 // release hands the last tableau's array back for reuse: the node's LPs are done,
 // and nothing else refers to it (solution copies what it returns).
 func (w *warmStart) release() {
-	if w.last != nil && w.last.buf != nil {
-		buf := w.last.buf
-		floatArrays.Put(&buf)
+	if w.last != nil {
+		w.last.release()
 	}
 	w.last = nil
+}
+
+// release hands t's pooled rows (if any) back for reuse; t is not used afterwards.
+func (t *tableau) release() {
+	if t.buf != nil {
+		buf := t.buf
+		floatArrays.Put(&buf)
+		t.buf = nil
+	}
 }
 
 // solution reads the point, its objective and the row multipliers off t.
@@ -264,11 +272,7 @@ func (t *tableau) reoptimize(p *LP, sameC bool) bool {
 	if !sameC {
 		t.reducedCosts(p.C) // the new objective's, in the current basis
 	} else {
-		cutoff := math.Inf(1)
-		if p.HasCutoff {
-			cutoff = p.Cutoff // d holds the reduced costs of p's own objective
-		}
-		switch t.dual(p, cutoff) {
+		switch t.dual(p, p.cutoff()) { // d holds the reduced costs of p's own objective
 		case dualFailed:
 			return false
 		case dualCut:
